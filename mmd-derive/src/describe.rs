@@ -1,0 +1,184 @@
+//! Generates the layout descriptor (`Describe`) from the same model as the codec.
+
+use crate::ast::{expr_text, type_text, Container, Data, Fields, Presence, Repeat};
+use crate::paths;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+fn opt_str(s: Option<String>) -> TokenStream {
+    let some = paths::some();
+    let none = paths::none();
+    match s {
+        Some(s) => {
+            let l = Literal::string(&s);
+            quote!(#some(#l))
+        }
+        None => none,
+    }
+}
+
+fn field_layouts(fields: &Fields) -> TokenStream {
+    let layout = paths::layout();
+    let describe = paths::describe();
+    let rt = paths::rt();
+    let items = fields.fields.iter().map(|f| {
+        let shape = f.shape.as_ref().expect("checked");
+        let name = Literal::string(&f.name);
+        let doc = Literal::string(&f.doc);
+        let vt = &shape.value_ty;
+        let ty = Literal::string(&type_text(vt));
+        let repeat = match &shape.repeat {
+            Repeat::One => quote!(#layout::Repeat::One),
+            Repeat::Count(n) => {
+                let nt = Literal::string(&type_text(n));
+                quote!(#layout::Repeat::Counted {
+                    count_ty: #nt,
+                    count_size: <#n as #rt::CountInt>::SIZE,
+                })
+            }
+            Repeat::Len(e) => {
+                let t = Literal::string(&expr_text(e));
+                quote!(#layout::Repeat::Len(#t))
+            }
+            Repeat::Rest => quote!(#layout::Repeat::Rest),
+        };
+        let presence = match &shape.presence {
+            Presence::Always => quote!(#layout::Presence::Always),
+            Presence::If(c) => {
+                let t = Literal::string(&expr_text(c));
+                quote!(#layout::Presence::If(#t))
+            }
+            Presence::UnlessEof => quote!(#layout::Presence::UnlessEof),
+            Presence::IfUnlessEof(c) => {
+                let t = Literal::string(&expr_text(c));
+                quote!(#layout::Presence::IfUnlessEof(#t))
+            }
+        };
+        let select = opt_str(shape.select.as_ref().map(expr_text));
+        let switch = opt_str(shape.switch_ctx.as_ref().map(expr_text));
+        let (size, layout_fn) = match &shape.repeat {
+            Repeat::Rest => (quote!(#layout::Size::Variable), quote!(|| ::core::option::Option::None)),
+            _ => (
+                quote!(<#vt as #describe>::SIZE),
+                quote!(<#vt as #describe>::layout),
+            ),
+        };
+        quote! {
+            #layout::FieldLayout {
+                name: #name,
+                doc: #doc,
+                ty: #ty,
+                size: #size,
+                layout: #layout_fn,
+                repeat: #repeat,
+                presence: #presence,
+                select: #select,
+                switch_ctx: #switch,
+            }
+        }
+    });
+    quote!(&[#(#items),*])
+}
+
+/// `(SIZE, MIN_SIZE)` of a run of fields.
+fn field_sizes(fields: &Fields, magic_len: u64) -> (TokenStream, TokenStream) {
+    let layout = paths::layout();
+    let describe = paths::describe();
+    let rt = paths::rt();
+    let mut sizes = vec![quote!(#layout::Size::Fixed(#magic_len))];
+    let mut mins = vec![quote!(#magic_len)];
+    for f in &fields.fields {
+        let shape = f.shape.as_ref().expect("checked");
+        let vt = &shape.value_ty;
+        let always = matches!(shape.presence, Presence::Always);
+        match (&shape.repeat, always) {
+            (Repeat::One, true) => {
+                sizes.push(quote!(<#vt as #describe>::SIZE));
+                mins.push(quote!(<#vt as #describe>::MIN_SIZE));
+            }
+            (Repeat::Count(n), true) => {
+                sizes.push(quote!(#layout::Size::Variable));
+                mins.push(quote!(<#n as #rt::CountInt>::SIZE));
+            }
+            _ => sizes.push(quote!(#layout::Size::Variable)),
+        }
+    }
+    (
+        quote!(#layout::Size::sum(&[#(#sizes),*])),
+        quote!(#layout::sum_of(&[#(#mins),*])),
+    )
+}
+
+/// The `Describe` impl.
+pub fn expand(cont: &Container) -> TokenStream {
+    let layout = paths::layout();
+    let describe = paths::describe();
+    let ident = cont.ident;
+    let name = Literal::string(&ident.to_string());
+    let doc = Literal::string(&cont.doc);
+    let context = opt_str(cont.attrs.ctx.as_ref().map(|c| type_text(&c.value)));
+    let magic_len = cont
+        .attrs
+        .magic
+        .as_ref()
+        .map(|m| m.value.value().len() as u64)
+        .unwrap_or(0);
+    let magic = match &cont.attrs.magic {
+        Some(m) => {
+            let m = &m.value;
+            quote!(::core::option::Option::Some(#m))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let (size, min, body) = match &cont.data {
+        Data::Struct(fields) => {
+            let (size, min) = field_sizes(fields, magic_len);
+            let fl = field_layouts(fields);
+            (size, min, quote!(#layout::Body::Struct(#fl)))
+        }
+        Data::Enum(variants) => {
+            let spec = cont.tag.as_ref().expect("checked");
+            let tag_size = if spec.read { spec.kind.size() } else { 0 } + magic_len;
+            let mins = variants.iter().map(|v| field_sizes(&v.fields, 0).1);
+            let vls = variants.iter().map(|v| {
+                let vname = Literal::string(&v.ident.to_string());
+                let vdoc = Literal::string(&v.doc);
+                let tag = Literal::string(&v.tag.as_ref().expect("checked").display());
+                let fl = field_layouts(&v.fields);
+                quote! {
+                    #layout::VariantLayout { name: #vname, doc: #vdoc, tag: #tag, fields: #fl }
+                }
+            });
+            let tag_ty = Literal::string(&type_text(&spec.ty));
+            let tag_name = Literal::string(&spec.name);
+            let tag = if spec.read {
+                let s = spec.kind.size();
+                quote!(#layout::TagSource::Read { ty: #tag_ty, size: #s, name: #tag_name })
+            } else {
+                quote!(#layout::TagSource::Selected { ty: #tag_ty, name: #tag_name })
+            };
+            (
+                quote!(#layout::Size::Variable),
+                quote!(#tag_size + #layout::min_of(&[#(#mins),*])),
+                quote!(#layout::Body::Enum { tag: #tag, variants: &[#(#vls),*] }),
+            )
+        }
+    };
+    quote! {
+        #[automatically_derived]
+        impl #describe for #ident {
+            const SIZE: #layout::Size = #size;
+            const MIN_SIZE: u64 = #min;
+            fn layout() -> ::core::option::Option<&'static #layout::TypeLayout> {
+                static LAYOUT: #layout::TypeLayout = #layout::TypeLayout {
+                    name: #name,
+                    doc: #doc,
+                    context: #context,
+                    magic: #magic,
+                    body: #body,
+                };
+                ::core::option::Option::Some(&LAYOUT)
+            }
+        }
+    }
+}

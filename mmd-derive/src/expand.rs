@@ -1,0 +1,252 @@
+//! The pipeline: parse -> check -> generate.
+
+use crate::ast::{Container, Data, Repeat};
+use crate::ctxt::Ctxt;
+use crate::{check, describe, paths, read, write};
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::DeriveInput;
+
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    let cont = Container::from_ast(&cx, input);
+    let cont = cont.map(|mut c| {
+        check::check(&cx, &mut c);
+        c
+    });
+    match (cx.check(), cont) {
+        (Ok(()), Some(cont)) => generate(&cont),
+        (Err(errors), _) => fallback(input, errors),
+        (Ok(()), None) => fallback(input, Vec::new()),
+    }
+}
+
+/// Every value type a generic (context-free) impl must bound.
+fn bounds(cont: &Container, trait_path: &TokenStream, selected: bool) -> Vec<TokenStream> {
+    let mut out = Vec::new();
+    let mut each = |fields: &crate::ast::Fields| {
+        for f in &fields.fields {
+            let shape = f.shape.as_ref().expect("checked");
+            if matches!(shape.repeat, Repeat::Rest) {
+                continue;
+            }
+            let vt = &shape.value_ty;
+            if shape.select.is_some() && selected {
+                out.push(quote!(#vt: ::mmd_formats::__private::DecodeSelected<__C, _>));
+            } else if shape.select.is_none() || !selected {
+                out.push(quote!(#vt: #trait_path<__C>));
+            }
+        }
+    };
+    match &cont.data {
+        Data::Struct(f) => each(f),
+        Data::Enum(vs) => vs.iter().for_each(|v| each(&v.fields)),
+    }
+    if let Some(spec) = &cont.tag {
+        if spec.read {
+            let t = &spec.ty;
+            out.push(quote!(#t: #trait_path<__C>));
+        }
+    }
+    out
+}
+
+fn generate(cont: &Container) -> TokenStream {
+    let ident = cont.ident;
+    let decode = paths::decode();
+    let decode_selected = paths::decode_selected();
+    let encode = paths::encode();
+    let selected = paths::selected();
+    let input = paths::input();
+    let output = paths::output();
+    let result = paths::result();
+    let rt = paths::rt();
+    let binrw = paths::binrw();
+
+    let read_body = read::expand(cont);
+    let write_body = write::expand(cont);
+    let describe_impl = describe::expand(cont);
+    let spec = cont.tag.as_ref();
+
+    // Declared context: concrete impls. None: generic over every context the fields accept.
+    let (impl_generics, ctx_ty, dec_where, enc_where, args_ty) = match &cont.attrs.ctx {
+        Some(c) => {
+            let c = &c.value;
+            (quote!(), quote!(#c), quote!(), quote!(), quote!(#c))
+        }
+        None => {
+            // Selected-enum field bounds cannot name the selector type generically; those
+            // fields are checked where the concrete impl is used.
+            let db: Vec<_> = bounds(cont, &decode, false)
+                .into_iter()
+                .filter(|b| !b.to_string().contains("DecodeSelected"))
+                .collect();
+            let eb = bounds(cont, &encode, false);
+            (
+                quote!(<__C: ?::core::marker::Sized>),
+                quote!(__C),
+                quote!(where #(#db,)*),
+                quote!(where #(#eb,)*),
+                quote!(()),
+            )
+        }
+    };
+
+    let selector_body = write::expand_selector(cont);
+    let read_impl = if let Some(spec) = spec.filter(|s| !s.read) {
+        let sel = &spec.ty;
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #decode_selected<#ctx_ty, #sel> for #ident #dec_where {
+                #[allow(unused_variables, unused_braces, clippy::all)]
+                fn decode_selected<__I: #input + ?::core::marker::Sized>(
+                    __mmd_input: &mut __I,
+                    ctx: &#ctx_ty,
+                    __mmd_tag: #sel,
+                ) -> #result<Self> {
+                    #read_body
+                }
+            }
+            #[automatically_derived]
+            impl #selected<#sel> for #ident {
+                fn selector(&self) -> #sel {
+                    #selector_body
+                }
+            }
+            #[automatically_derived]
+            impl #binrw::BinRead for #ident {
+                type Args<'__mmd_a> = (#args_ty, #sel);
+                fn read_options<__R: #binrw::io::Read + #binrw::io::Seek>(
+                    reader: &mut __R,
+                    _endian: #binrw::Endian,
+                    args: Self::Args<'_>,
+                ) -> #binrw::BinResult<Self> {
+                    #rt::binrw_read_selected::<Self, #args_ty, #sel, __R>(reader, &args.0, args.1)
+                }
+            }
+        }
+    } else {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #decode<#ctx_ty> for #ident #dec_where {
+                #[allow(unused_variables, unused_braces, clippy::all)]
+                #[inline]
+                fn decode<__I: #input + ?::core::marker::Sized>(
+                    __mmd_input: &mut __I,
+                    ctx: &#ctx_ty,
+                ) -> #result<Self> {
+                    #read_body
+                }
+            }
+            #[automatically_derived]
+            impl #binrw::BinRead for #ident {
+                type Args<'__mmd_a> = #args_ty;
+                fn read_options<__R: #binrw::io::Read + #binrw::io::Seek>(
+                    reader: &mut __R,
+                    _endian: #binrw::Endian,
+                    args: Self::Args<'_>,
+                ) -> #binrw::BinResult<Self> {
+                    #rt::binrw_read::<Self, #args_ty, __R>(reader, &args)
+                }
+            }
+        }
+    };
+
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, non_shorthand_field_patterns, clippy::all)]
+        const _: () = {
+            #read_impl
+
+            #[automatically_derived]
+            impl #impl_generics #encode<#ctx_ty> for #ident #enc_where {
+                #[allow(unused_variables, unused_mut, unused_braces, non_shorthand_field_patterns, clippy::all)]
+                #[inline]
+                fn encode<__O: #output + ?::core::marker::Sized>(
+                    &self,
+                    __mmd_out: &mut __O,
+                    ctx: &#ctx_ty,
+                ) -> #result<()> {
+                    #write_body
+                }
+            }
+
+            #[automatically_derived]
+            impl #binrw::BinWrite for #ident {
+                type Args<'__mmd_a> = #args_ty;
+                fn write_options<__W: #binrw::io::Write + #binrw::io::Seek>(
+                    &self,
+                    writer: &mut __W,
+                    _endian: #binrw::Endian,
+                    args: Self::Args<'_>,
+                ) -> #binrw::BinResult<()> {
+                    #rt::binrw_write::<Self, #args_ty, __W>(self, writer, &args)
+                }
+            }
+
+            #describe_impl
+        };
+    }
+}
+
+/// On attribute errors: the errors, plus stub impls so that one mistake gives one error.
+fn fallback(input: &DeriveInput, errors: Vec<syn::Error>) -> TokenStream {
+    let ident = &input.ident;
+    let errors = errors.into_iter().map(|e| e.to_compile_error());
+    let decode = paths::decode();
+    let decode_selected = paths::decode_selected();
+    let encode = paths::encode();
+    let selected = paths::selected();
+    let describe = paths::describe();
+    let input_t = paths::input();
+    let output = paths::output();
+    let result = paths::result();
+    let layout = paths::layout();
+    let is_enum = matches!(input.data, syn::Data::Enum(_));
+    let enum_stubs = is_enum.then(|| {
+        quote! {
+            impl<__C: ?::core::marker::Sized, __S> #decode_selected<__C, __S> for #ident {
+                fn decode_selected<__I: #input_t + ?::core::marker::Sized>(
+                    _: &mut __I, _: &__C, _: __S,
+                ) -> #result<Self> {
+                    ::core::unreachable!()
+                }
+            }
+            impl<__S> #selected<__S> for #ident {
+                fn selector(&self) -> __S {
+                    ::core::unreachable!()
+                }
+            }
+        }
+    });
+    let stubs = input.generics.params.is_empty().then(|| {
+        quote! {
+            #[allow(unreachable_code, clippy::all)]
+            const _: () = {
+                impl<__C: ?::core::marker::Sized> #decode<__C> for #ident {
+                    fn decode<__I: #input_t + ?::core::marker::Sized>(
+                        _: &mut __I, _: &__C,
+                    ) -> #result<Self> {
+                        ::core::unreachable!()
+                    }
+                }
+                impl<__C: ?::core::marker::Sized> #encode<__C> for #ident {
+                    fn encode<__O: #output + ?::core::marker::Sized>(
+                        &self, _: &mut __O, _: &__C,
+                    ) -> #result<()> {
+                        ::core::unreachable!()
+                    }
+                }
+                impl #describe for #ident {
+                    const SIZE: #layout::Size = #layout::Size::Variable;
+                    const MIN_SIZE: u64 = 0;
+                }
+                #enum_stubs
+            };
+        }
+    });
+    quote! {
+        #(#errors)*
+        #stubs
+    }
+}

@@ -1,0 +1,163 @@
+//! Generates the reader: one `let` per field in file order, then the value.
+
+use crate::ast::{expr_text, Container, Data, Fields, Presence, Repeat, Style, TagValue};
+use crate::paths;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+/// The statements that read `fields` and the expression that builds the value from them.
+pub fn read_fields(fields: &Fields, build: TokenStream) -> TokenStream {
+    let rt = paths::rt();
+    let decode = paths::decode();
+    let decode_selected = paths::decode_selected();
+    let input = paths::input();
+    let some = paths::some();
+    let none = paths::none();
+    let mut stmts = Vec::new();
+    let mut ctx_n = 0usize;
+    let lone = fields.style == Style::Unnamed && fields.fields.len() == 1;
+    for f in &fields.fields {
+        let shape = f.shape.as_ref().expect("checked");
+        let name = Literal::string(&f.name);
+        let v = &f.value_binding;
+        let vt = &shape.value_ty;
+        let one = match &shape.select {
+            Some(sel) => quote! {
+                <#vt as #decode_selected<_, _>>::decode_selected(__mmd_input, ctx, (#sel))
+            },
+            None => quote! { <#vt as #decode<_>>::decode(__mmd_input, ctx) },
+        };
+        let value = match &shape.repeat {
+            Repeat::One => one,
+            Repeat::Count(n) => quote! { #rt::read_counted::<#n, #vt, _, _>(__mmd_input, ctx) },
+            Repeat::Len(e) => quote! { #rt::read_len::<#vt, _, _, _>(__mmd_input, ctx, (#e)) },
+            Repeat::Rest => quote! { #rt::read_rest(__mmd_input) },
+        };
+        let value = if lone {
+            quote! { (#value)? }
+        } else {
+            quote! { (#value).map_err(|e| e.in_field(#name))? }
+        };
+        let at_end = quote! { #input::at_end(&*__mmd_input) };
+        let read = match &shape.presence {
+            Presence::Always => value,
+            Presence::If(c) => quote! { if (#c) { #some(#value) } else { #none } },
+            Presence::UnlessEof => quote! { if #at_end { #none } else { #some(#value) } },
+            Presence::IfUnlessEof(c) => {
+                quote! { if (#c) && !#at_end { #some(#value) } else { #none } }
+            }
+        };
+        stmts.push(quote! { let #v = #read; });
+        if fields.style == Style::Named {
+            let b = &f.binding;
+            stmts.push(quote! { let #b = &#v; });
+        }
+        if let Some(sw) = &shape.switch_ctx {
+            let c = quote::format_ident!("__mmd_ctx_{}", ctx_n);
+            ctx_n += 1;
+            stmts.push(quote! {
+                let #c = (#sw).map_err(|e| e.offset_by(__mmd_start).in_field(#name))?;
+                let ctx = &#c;
+            });
+        }
+    }
+    let values: Vec<_> = fields.fields.iter().map(|f| &f.value_binding).collect();
+    let members: Vec<_> = fields.fields.iter().map(|f| &f.member).collect();
+    let construct = match fields.style {
+        Style::Named | Style::Unnamed => quote! { #build { #(#members: #values),* } },
+        Style::Unit => quote! { #build },
+    };
+    quote! {
+        #(#stmts)*
+        #construct
+    }
+}
+
+pub fn tag_pattern(t: &TagValue) -> TokenStream {
+    match t {
+        TagValue::Bool(b) => quote!(#b),
+        TagValue::Int(i) => {
+            let lit = Literal::i128_unsuffixed(i.abs());
+            if *i < 0 {
+                quote!(-#lit)
+            } else {
+                quote!(#lit)
+            }
+        }
+    }
+}
+
+/// "0, 1, 2 or 3": the tag values an enum accepts.
+pub fn expected_tags(cont: &Container) -> String {
+    let Data::Enum(vs) = &cont.data else {
+        return String::new();
+    };
+    let tags: Vec<String> = vs
+        .iter()
+        .filter_map(|v| v.tag.as_ref().map(TagValue::display))
+        .collect();
+    match tags.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, init)) => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// The body of `decode` (or of `decode_selected`, where `__mmd_tag` is the selector).
+pub fn expand(cont: &Container) -> TokenStream {
+    let ok = paths::ok();
+    let err = paths::err();
+    let decode = paths::decode();
+    let input = paths::input();
+    let rt = paths::rt();
+    let result = paths::result();
+    let magic = cont.attrs.magic.as_ref().map(|m| {
+        let m = &m.value;
+        quote! { #rt::expect_magic(__mmd_input, #m)?; }
+    });
+    let body = match &cont.data {
+        Data::Struct(fields) => {
+            let read = read_fields(fields, quote!(Self));
+            quote! { #ok({ #read }) }
+        }
+        Data::Enum(variants) => {
+            let spec = cont.tag.as_ref().expect("checked");
+            let tag_ty = &spec.ty;
+            let arms = variants.iter().map(|v| {
+                let ident = v.ident;
+                let pat = tag_pattern(v.tag.as_ref().expect("checked"));
+                let read = read_fields(&v.fields, quote!(Self::#ident));
+                let name = Literal::string(&ident.to_string());
+                quote! {
+                    #pat => (|| -> #result<Self> {
+                        #ok({ #read })
+                    })().map_err(|e| e.in_field(#name)),
+                }
+            });
+            let expected = Literal::string(&expected_tags(cont));
+            let tag_name = Literal::string(&spec.name);
+            let fetch = if spec.read {
+                quote! {
+                    let __mmd_tag_at = #input::position(&*__mmd_input);
+                    let __mmd_tag: #tag_ty = <#tag_ty as #decode<_>>::decode(__mmd_input, ctx)?;
+                }
+            } else {
+                quote! { let __mmd_tag_at = #input::position(&*__mmd_input); }
+            };
+            let _ = expr_text;
+            quote! {
+                #fetch
+                #[allow(unreachable_patterns)]
+                match __mmd_tag {
+                    #(#arms)*
+                    other => #err(#rt::unknown_tag(__mmd_tag_at, #tag_name, other, #expected)),
+                }
+            }
+        }
+    };
+    quote! {
+        let __mmd_start = #input::position(&*__mmd_input);
+        #magic
+        #body
+    }
+}

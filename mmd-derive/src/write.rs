@@ -1,0 +1,219 @@
+//! Generates the writer: it writes each field in file order and checks, as it goes, that
+//! the value is what reading would have produced (presence matches conditions, lengths
+//! match, variants match selectors, nothing follows an absent end-of-file field).
+
+use crate::ast::{expr_text, Container, Data, Fields, Presence, Repeat, Style};
+use crate::paths;
+use crate::read::tag_pattern;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+/// Statements that write `fields`, whose bindings (`&T`) are already in scope.
+fn write_fields(fields: &Fields) -> TokenStream {
+    let rt = paths::rt();
+    let encode = paths::encode();
+    let selected = paths::selected();
+    let output = paths::output();
+    let err = paths::err();
+    let some = paths::some();
+    let none = paths::none();
+    let lone = fields.style == Style::Unnamed && fields.fields.len() == 1;
+    let mut stmts = Vec::new();
+    let mut ctx_n = 0usize;
+    for f in &fields.fields {
+        let shape = f.shape.as_ref().expect("checked");
+        let name = Literal::string(&f.name);
+        let b = &f.binding;
+        let vt = &shape.value_ty;
+        let pos = quote! { #output::position(&*__mmd_out) };
+        let wrap = |body: TokenStream| {
+            if lone {
+                body
+            } else {
+                quote! { (#body).map_err(|e| e.in_field(#name)) }
+            }
+        };
+        // Writes the value `__mmd_val: &FieldValue`.
+        let one = match &shape.select {
+            Some(sel) => {
+                let text = Literal::string(&expr_text(sel));
+                quote! {
+                    {
+                        let __mmd_want = (#sel);
+                        let __mmd_have = #selected::selector(__mmd_val);
+                        if __mmd_want != __mmd_have {
+                            #err(#rt::selector_mismatch(#pos, #text, __mmd_want, __mmd_have))
+                        } else {
+                            <#vt as #encode<_>>::encode(__mmd_val, __mmd_out, ctx)
+                        }
+                    }
+                }
+            }
+            None => quote! { <#vt as #encode<_>>::encode(__mmd_val, __mmd_out, ctx) },
+        };
+        let write = match &shape.repeat {
+            Repeat::One => one,
+            Repeat::Count(n) => {
+                quote! { #rt::write_counted::<#n, #vt, _, _>(__mmd_val, __mmd_out, ctx) }
+            }
+            Repeat::Len(e) => {
+                let text = Literal::string(&expr_text(e));
+                quote! { #rt::write_len::<#vt, _, _, _>(__mmd_val, __mmd_out, ctx, (#e), #text) }
+            }
+            Repeat::Rest => quote! {
+                if let #some(__mmd_absent) = __mmd_absent.filter(|_| !__mmd_val.is_empty()) {
+                    #err(#rt::after_absent(#pos, __mmd_absent))
+                } else {
+                    #output::write_bytes(__mmd_out, __mmd_val)
+                }
+            },
+        };
+        let write = wrap(write);
+        // Any field that writes bytes after an absent end-of-file field is an error.
+        let guard = quote! {
+            if let #some(__mmd_absent) = __mmd_absent {
+                return #err(#rt::after_absent(#pos, __mmd_absent).in_field(#name));
+            }
+        };
+        let stmt = match &shape.presence {
+            Presence::Always => match &shape.repeat {
+                Repeat::Rest => quote! { { let __mmd_val = #b; #write?; } },
+                _ => quote! { { let __mmd_val = #b; #write?; } },
+            },
+            Presence::If(c) => {
+                let text = Literal::string(&expr_text(c));
+                quote! {
+                    match ((#c), #b) {
+                        (true, #some(__mmd_val)) => { #write?; }
+                        (false, #none) => {}
+                        (_, __mmd_opt) => {
+                            return #err(#rt::presence_mismatch(#pos, #text, __mmd_opt.is_some())
+                                .in_field(#name));
+                        }
+                    }
+                }
+            }
+            Presence::UnlessEof => quote! {
+                match #b {
+                    #some(__mmd_val) => { #guard #write?; }
+                    #none => { __mmd_absent = __mmd_absent.or(#some(#name)); }
+                }
+            },
+            Presence::IfUnlessEof(c) => {
+                let text = Literal::string(&expr_text(c));
+                quote! {
+                    match ((#c), #b) {
+                        (true, #some(__mmd_val)) => { #guard #write?; }
+                        (true, #none) => { __mmd_absent = __mmd_absent.or(#some(#name)); }
+                        (false, #none) => {}
+                        (false, #some(_)) => {
+                            return #err(#rt::presence_mismatch(#pos, #text, true).in_field(#name));
+                        }
+                    }
+                }
+            }
+        };
+        stmts.push(stmt);
+        if let Some(sw) = &shape.switch_ctx {
+            let c = quote::format_ident!("__mmd_ctx_{}", ctx_n);
+            ctx_n += 1;
+            stmts.push(quote! {
+                let #c = (#sw).map_err(|e| e.offset_by(__mmd_start).in_field(#name))?;
+                let ctx = &#c;
+            });
+        }
+    }
+    quote! {
+        let mut __mmd_absent: ::core::option::Option<&'static str> = #none;
+        #(#stmts)*
+        let _ = __mmd_absent;
+    }
+}
+
+/// A pattern that binds every field of `fields` by reference under its binding name.
+fn bind_pattern(fields: &Fields, path: TokenStream) -> TokenStream {
+    let members = fields.fields.iter().map(|f| &f.member);
+    let bindings = fields.fields.iter().map(|f| &f.binding);
+    match fields.style {
+        Style::Unit => path,
+        _ => quote! { #path { #(#members: #bindings),* } },
+    }
+}
+
+/// The body of `encode`.
+pub fn expand(cont: &Container) -> TokenStream {
+    let ok = paths::ok();
+    let encode = paths::encode();
+    let output = paths::output();
+    let rt = paths::rt();
+    let result = paths::result();
+    let magic = cont.attrs.magic.as_ref().map(|m| {
+        let m = &m.value;
+        quote! { #rt::write_magic(__mmd_out, #m)?; }
+    });
+    let body = match &cont.data {
+        Data::Struct(fields) => {
+            let pat = bind_pattern(fields, quote!(Self));
+            let write = write_fields(fields);
+            quote! {
+                let #pat = self;
+                #write
+            }
+        }
+        Data::Enum(variants) => {
+            let spec = cont.tag.as_ref().expect("checked");
+            let tag_ty = &spec.ty;
+            let arms = variants.iter().map(|v| {
+                let ident = v.ident;
+                let pat = bind_pattern(&v.fields, quote!(Self::#ident));
+                let write = write_fields(&v.fields);
+                let name = Literal::string(&ident.to_string());
+                let tag = tag_pattern(v.tag.as_ref().expect("checked"));
+                let write_tag = spec.read.then(|| {
+                    quote! {
+                        let __mmd_tag: #tag_ty = #tag;
+                        <#tag_ty as #encode<_>>::encode(&__mmd_tag, __mmd_out, ctx)?;
+                    }
+                });
+                quote! {
+                    #pat => {
+                        #write_tag
+                        (|| -> #result<()> {
+                            #write
+                            #ok(())
+                        })().map_err(|e| e.in_field(#name))?;
+                    }
+                }
+            });
+            quote! {
+                match self {
+                    #(#arms)*
+                }
+            }
+        }
+    };
+    quote! {
+        let __mmd_start = #output::position(&*__mmd_out);
+        #magic
+        #body
+        #ok(())
+    }
+}
+
+/// The body of `Selected::selector` for a `selected_by` enum.
+pub fn expand_selector(cont: &Container) -> TokenStream {
+    let Data::Enum(variants) = &cont.data else {
+        return quote!();
+    };
+    let arms = variants.iter().map(|v| {
+        let ident = v.ident;
+        let tag = tag_pattern(v.tag.as_ref().expect("checked"));
+        let pat = match v.fields.style {
+            Style::Unit => quote!(Self::#ident),
+            Style::Named => quote!(Self::#ident { .. }),
+            Style::Unnamed => quote!(Self::#ident(..)),
+        };
+        quote! { #pat => #tag, }
+    });
+    quote! { match self { #(#arms)* } }
+}

@@ -1,0 +1,268 @@
+//! Errors that say where: byte offset, field path, what was expected, what was found.
+//!
+//! Every read or write failure is one [`Error`]. Its [`Display`](fmt::Display) form is
+//! `path: what at 0xOFFSET`, for example
+//! `bones[12].ik.links[3].has_limit: expected 1 byte at 0x2f1c, file ends at 0x2f1b`
+//! or `materials[4].toon: unknown shared-toon flag 7 at 0x1a20 (expected 0 or 1)`.
+
+use std::fmt;
+
+/// Shorthand for results whose error is [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// One step of a field path: a field name or a position in a sequence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathSegment {
+    /// A named field or enum variant, as written in the format struct.
+    Field(&'static str),
+    /// The position of an element in a counted sequence.
+    Index(usize),
+}
+
+/// What went wrong, without the where.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ended inside a value: `needed` more bytes were wanted at the error's
+    /// offset, but the input ends at `end`. Distinguishes a truncated file from a corrupt one.
+    Truncated {
+        /// How many bytes the value needs.
+        needed: u64,
+        /// The offset at which the input ends.
+        end: u64,
+    },
+    /// A count read from the file cannot be right: the records it announces need more bytes
+    /// than the input has left (each record needs at least `min_record_size` bytes).
+    CountTooLarge {
+        /// The count as read.
+        count: u64,
+        /// The smallest size one record can have.
+        min_record_size: u64,
+        /// The bytes left in the input after the count.
+        remaining: u64,
+    },
+    /// A value that decides the layout of what follows is not one the format defines
+    /// (an unknown tag, a negative count, an index width other than 1, 2 or 4, bad magic).
+    Invalid {
+        /// What the format allows here.
+        expected: String,
+        /// What the input holds.
+        found: String,
+    },
+    /// On write: the value cannot be written as it is without producing a file that reads
+    /// back differently (a flag says a block is present but it is `None`, a count does not
+    /// fit its field, an index does not fit its width, text in a different encoding).
+    Inconsistent {
+        /// What the format requires.
+        expected: String,
+        /// What the value holds.
+        found: String,
+    },
+    /// An I/O error from the underlying reader or writer (other than an early end).
+    Io(std::io::Error),
+}
+
+#[derive(Debug)]
+struct Inner {
+    offset: u64,
+    /// Path segments, innermost first (they are pushed as the error travels outwards).
+    path_rev: Vec<PathSegment>,
+    kind: ErrorKind,
+}
+
+/// A read or write error with its byte offset and field path.
+///
+/// Errors are created by the readers and writers and grow their field path as they travel
+/// out of nested values, so the path always runs from the file's top level to the value
+/// that failed.
+pub struct Error(Box<Inner>);
+
+impl Error {
+    /// An error of the given kind at a byte offset, with an empty field path.
+    pub fn new(offset: u64, kind: ErrorKind) -> Self {
+        Error(Box::new(Inner {
+            offset,
+            path_rev: Vec::new(),
+            kind,
+        }))
+    }
+
+    /// The input ended: `needed` bytes were wanted at `offset`, the input ends at `end`.
+    pub fn truncated(offset: u64, needed: u64, end: u64) -> Self {
+        Self::new(offset, ErrorKind::Truncated { needed, end })
+    }
+
+    /// A layout-deciding value is not one the format defines.
+    pub fn invalid(offset: u64, expected: impl Into<String>, found: impl Into<String>) -> Self {
+        Self::new(
+            offset,
+            ErrorKind::Invalid {
+                expected: expected.into(),
+                found: found.into(),
+            },
+        )
+    }
+
+    /// A value cannot be written as it is (see [`ErrorKind::Inconsistent`]).
+    pub fn inconsistent(
+        offset: u64,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> Self {
+        Self::new(
+            offset,
+            ErrorKind::Inconsistent {
+                expected: expected.into(),
+                found: found.into(),
+            },
+        )
+    }
+
+    /// Adds a field name at the outer end of the path (used as the error leaves a field).
+    #[must_use]
+    pub fn in_field(mut self, name: &'static str) -> Self {
+        self.0.path_rev.push(PathSegment::Field(name));
+        self
+    }
+
+    /// Adds a sequence position at the outer end of the path.
+    #[must_use]
+    pub fn in_index(mut self, index: usize) -> Self {
+        self.0.path_rev.push(PathSegment::Index(index));
+        self
+    }
+
+    /// The byte offset at which the failing value starts (for writes: the output offset).
+    pub fn offset(&self) -> u64 {
+        self.0.offset
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
+    }
+
+    /// True when the input simply ended too early (as opposed to holding corrupt data).
+    pub fn is_truncated(&self) -> bool {
+        matches!(self.0.kind, ErrorKind::Truncated { .. })
+    }
+
+    /// The field path from the top level inwards.
+    pub fn path(&self) -> impl Iterator<Item = &PathSegment> {
+        self.0.path_rev.iter().rev()
+    }
+
+    /// The field path rendered as `bones[12].ik.links[1].limit_min` (empty at top level).
+    pub fn path_string(&self) -> String {
+        let mut out = String::new();
+        for seg in self.path() {
+            match seg {
+                PathSegment::Field(name) => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(name);
+                }
+                PathSegment::Index(i) => {
+                    out.push('[');
+                    out.push_str(&i.to_string());
+                    out.push(']');
+                }
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Error({self})")
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path_string();
+        if !path.is_empty() {
+            write!(f, "{path}: ")?;
+        }
+        let at = self.0.offset;
+        match &self.0.kind {
+            ErrorKind::Truncated { needed, end } => {
+                let unit = if *needed == 1 { "byte" } else { "bytes" };
+                write!(
+                    f,
+                    "expected {needed} {unit} at {at:#x}, file ends at {end:#x}"
+                )
+            }
+            ErrorKind::CountTooLarge {
+                count,
+                min_record_size,
+                remaining,
+            } => write!(
+                f,
+                "count {count} at {at:#x} needs at least {} bytes ({count} x {min_record_size}), \
+                 but only {remaining} remain",
+                count.saturating_mul(*min_record_size)
+            ),
+            ErrorKind::Invalid { expected, found } => {
+                write!(f, "{found} at {at:#x} (expected {expected})")
+            }
+            ErrorKind::Inconsistent { expected, found } => {
+                write!(f, "cannot write at {at:#x}: {found} (expected {expected})")
+            }
+            ErrorKind::Io(e) => write!(f, "I/O error at {at:#x}: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.0.kind {
+            ErrorKind::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<Error> for binrw::Error {
+    fn from(e: Error) -> Self {
+        binrw::Error::Custom {
+            pos: e.offset(),
+            err: Box::new(e),
+        }
+    }
+}
+
+impl Error {
+    /// Converts a binrw error back into an [`Error`], keeping the offset; a wrapped
+    /// [`Error`] comes back unchanged.
+    pub fn from_binrw(e: binrw::Error) -> Self {
+        match e {
+            binrw::Error::Custom { pos, err } => match err.downcast::<Error>() {
+                Ok(inner) => *inner,
+                Err(other) => Error::invalid(pos, "a valid value", format!("{other:?}")),
+            },
+            binrw::Error::Io(io) => Error::new(0, ErrorKind::Io(io)),
+            other => {
+                let pos = match &other {
+                    binrw::Error::BadMagic { pos, .. }
+                    | binrw::Error::AssertFail { pos, .. }
+                    | binrw::Error::NoVariantMatch { pos }
+                    | binrw::Error::EnumErrors { pos, .. } => *pos,
+                    _ => 0,
+                };
+                Error::invalid(pos, "a valid value", other.to_string())
+            }
+        }
+    }
+}
+
+impl Error {
+    /// Moves the offset by `base` (for errors computed relative to the start of a value).
+    #[must_use]
+    pub fn offset_by(mut self, base: u64) -> Self {
+        self.0.offset = self.0.offset.saturating_add(base);
+        self
+    }
+}

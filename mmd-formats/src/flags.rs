@@ -1,0 +1,151 @@
+//! Bit-set types whose every bit is documented and described.
+
+/// Declares a flag type: a newtype over an unsigned integer with named, documented bits.
+///
+/// Unknown bits are kept as they are (the value is the raw integer); the layout descriptor
+/// lists every named bit with its doc comment, so the reference shows them.
+///
+/// ```
+/// mmd_formats::mmd_flags! {
+///     /// Example flags.
+///     pub struct Example(u8) {
+///         /// The first bit.
+///         const FIRST = 0x01;
+///         /// The second bit.
+///         const SECOND = 0x02;
+///     }
+/// }
+/// let f = Example(0x83);
+/// assert!(f.contains(Example::FIRST | Example::SECOND));
+/// assert_eq!(f.unknown_bits(), 0x80);
+/// ```
+#[macro_export]
+macro_rules! mmd_flags {
+    (
+        $(#[doc = $tdoc:literal])*
+        $vis:vis struct $name:ident($repr:ty) {
+            $(
+                $(#[doc = $doc:literal])*
+                const $flag:ident = $value:expr;
+            )*
+        }
+    ) => {
+        $(#[doc = $tdoc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+        $vis struct $name(pub $repr);
+
+        #[allow(dead_code)]
+        impl $name {
+            $(
+                $(#[doc = $doc])*
+                pub const $flag: Self = Self($value);
+            )*
+            /// Every named bit.
+            pub const KNOWN: $repr = 0 $(| $value)*;
+
+            /// The raw value, unknown bits included.
+            pub const fn bits(self) -> $repr {
+                self.0
+            }
+
+            /// True when every bit of `other` is set.
+            pub const fn contains(self, other: Self) -> bool {
+                self.0 & other.0 == other.0
+            }
+
+            /// True when any bit of `other` is set.
+            pub const fn intersects(self, other: Self) -> bool {
+                self.0 & other.0 != 0
+            }
+
+            /// Sets or clears the bits of `other`, leaving every other bit as it is.
+            pub fn set(&mut self, other: Self, on: bool) {
+                if on {
+                    self.0 |= other.0;
+                } else {
+                    self.0 &= !other.0;
+                }
+            }
+
+            /// The bits that have no name (kept, never cleared).
+            pub const fn unknown_bits(self) -> $repr {
+                self.0 & !Self::KNOWN
+            }
+        }
+
+        impl ::core::ops::BitOr for $name {
+            type Output = Self;
+            fn bitor(self, rhs: Self) -> Self {
+                Self(self.0 | rhs.0)
+            }
+        }
+
+        impl ::core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                let mut first = true;
+                write!(f, "{}(", stringify!($name))?;
+                $(
+                    if $value != 0 && self.0 & $value == $value {
+                        if !first { f.write_str(" | ")?; }
+                        first = false;
+                        f.write_str(stringify!($flag))?;
+                    }
+                )*
+                let unknown = self.unknown_bits();
+                if unknown != 0 {
+                    if !first { f.write_str(" | ")?; }
+                    first = false;
+                    write!(f, "{:#x}", unknown)?;
+                }
+                if first { f.write_str("empty")?; }
+                f.write_str(")")
+            }
+        }
+
+        impl<C: ?Sized> $crate::__private::Decode<C> for $name {
+            #[inline]
+            fn decode<I: $crate::__private::Input + ?Sized>(
+                input: &mut I,
+                ctx: &C,
+            ) -> $crate::__private::Result<Self> {
+                <$repr as $crate::__private::Decode<C>>::decode(input, ctx).map(Self)
+            }
+        }
+
+        impl<C: ?Sized> $crate::__private::Encode<C> for $name {
+            #[inline]
+            fn encode<O: $crate::__private::Output + ?Sized>(
+                &self,
+                out: &mut O,
+                ctx: &C,
+            ) -> $crate::__private::Result<()> {
+                <$repr as $crate::__private::Encode<C>>::encode(&self.0, out, ctx)
+            }
+        }
+
+        impl $crate::__private::Describe for $name {
+            const SIZE: $crate::layout::Size =
+                $crate::layout::Size::Fixed(::core::mem::size_of::<$repr>() as u64);
+            const MIN_SIZE: u64 = ::core::mem::size_of::<$repr>() as u64;
+            fn layout() -> ::core::option::Option<&'static $crate::layout::TypeLayout> {
+                static LAYOUT: $crate::layout::TypeLayout = $crate::layout::TypeLayout {
+                    name: stringify!($name),
+                    doc: concat!($($tdoc, "\n",)*),
+                    context: ::core::option::Option::None,
+                    magic: ::core::option::Option::None,
+                    body: $crate::layout::Body::Flags {
+                        repr: stringify!($repr),
+                        bits: &[$(
+                            $crate::layout::FlagBit {
+                                name: stringify!($flag),
+                                mask: $value as u64,
+                                doc: concat!($($doc, "\n",)*),
+                            },
+                        )*],
+                    },
+                };
+                ::core::option::Option::Some(&LAYOUT)
+            }
+        }
+    };
+}

@@ -1,0 +1,217 @@
+//! The byte sources and sinks the generated readers and writers work on.
+//!
+//! Generated code reads from any [`Input`] and writes to any [`Output`]. Two of each are
+//! provided: a fast one over memory ([`SliceInput`], `Vec<u8>`) and an adapter over any
+//! `Read + Seek` / `Write + Seek` stream ([`IoInput`], [`IoOutput`]), which is what the
+//! `binrw::BinRead` / `binrw::BinWrite` impls use.
+
+use crate::error::{Error, ErrorKind, Result};
+use std::io::{Read, Seek, SeekFrom, Write};
+
+/// A byte source with a known end.
+///
+/// Knowing the end lets every counted sequence be checked against the bytes that remain
+/// before anything is allocated.
+pub trait Input {
+    /// The offset of the next byte to be read.
+    fn position(&self) -> u64;
+    /// The offset at which the input ends.
+    fn end(&self) -> u64;
+    /// Fills `buf` entirely, or fails with [`ErrorKind::Truncated`] at the current offset.
+    fn read_into(&mut self, buf: &mut [u8]) -> Result<()>;
+
+    /// Reads exactly `N` bytes.
+    #[inline]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let mut buf = [0u8; N];
+        self.read_into(&mut buf)?;
+        Ok(buf)
+    }
+
+    /// Reads exactly `n` bytes into a new vector (checked against the remaining bytes first).
+    fn read_vec(&mut self, n: u64) -> Result<Vec<u8>> {
+        if n > self.remaining() {
+            return Err(Error::truncated(self.position(), n, self.end()));
+        }
+        let mut buf = vec![0u8; n as usize];
+        self.read_into(&mut buf)?;
+        Ok(buf)
+    }
+
+    /// The number of bytes left before the end.
+    #[inline]
+    fn remaining(&self) -> u64 {
+        self.end().saturating_sub(self.position())
+    }
+
+    /// True when no bytes are left.
+    #[inline]
+    fn at_end(&self) -> bool {
+        self.remaining() == 0
+    }
+}
+
+/// An [`Input`] over a byte slice: the fast path for files already in memory.
+#[derive(Debug, Clone)]
+pub struct SliceInput<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> SliceInput<'a> {
+    /// Starts reading at the first byte of `data`.
+    pub fn new(data: &'a [u8]) -> Self {
+        SliceInput { data, pos: 0 }
+    }
+
+    /// The bytes not yet read.
+    pub fn rest(&self) -> &'a [u8] {
+        &self.data[self.pos..]
+    }
+}
+
+impl Input for SliceInput<'_> {
+    #[inline]
+    fn position(&self) -> u64 {
+        self.pos as u64
+    }
+    #[inline]
+    fn end(&self) -> u64 {
+        self.data.len() as u64
+    }
+    #[inline]
+    fn read_into(&mut self, buf: &mut [u8]) -> Result<()> {
+        match self.data.get(self.pos..self.pos + buf.len()) {
+            Some(src) => {
+                buf.copy_from_slice(src);
+                self.pos += buf.len();
+                Ok(())
+            }
+            None => Err(Error::truncated(
+                self.pos as u64,
+                buf.len() as u64,
+                self.data.len() as u64,
+            )),
+        }
+    }
+    #[inline]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        match self.data.get(self.pos..self.pos + N) {
+            Some(src) => {
+                let mut out = [0u8; N];
+                out.copy_from_slice(src);
+                self.pos += N;
+                Ok(out)
+            }
+            None => Err(Error::truncated(
+                self.pos as u64,
+                N as u64,
+                self.data.len() as u64,
+            )),
+        }
+    }
+    fn read_vec(&mut self, n: u64) -> Result<Vec<u8>> {
+        let rest = self.rest();
+        if n > rest.len() as u64 {
+            return Err(Error::truncated(self.pos as u64, n, self.end()));
+        }
+        let v = rest[..n as usize].to_vec();
+        self.pos += n as usize;
+        Ok(v)
+    }
+}
+
+/// An [`Input`] over any `Read + Seek` stream (used by the binrw impls).
+///
+/// The end of the stream is found once, when the adapter is made, by seeking to the end
+/// and back.
+#[derive(Debug)]
+pub struct IoInput<'r, R: Read + Seek + ?Sized> {
+    reader: &'r mut R,
+    pos: u64,
+    end: u64,
+}
+
+impl<'r, R: Read + Seek + ?Sized> IoInput<'r, R> {
+    /// Wraps `reader`, reading from its current position.
+    pub fn new(reader: &'r mut R) -> Result<Self> {
+        let io = |e| Error::new(0, ErrorKind::Io(e));
+        let pos = reader.stream_position().map_err(io)?;
+        let end = reader.seek(SeekFrom::End(0)).map_err(io)?;
+        reader.seek(SeekFrom::Start(pos)).map_err(io)?;
+        Ok(IoInput { reader, pos, end })
+    }
+}
+
+impl<R: Read + Seek + ?Sized> Input for IoInput<'_, R> {
+    fn position(&self) -> u64 {
+        self.pos
+    }
+    fn end(&self) -> u64 {
+        self.end
+    }
+    fn read_into(&mut self, buf: &mut [u8]) -> Result<()> {
+        match self.reader.read_exact(buf) {
+            Ok(()) => {
+                self.pos += buf.len() as u64;
+                Ok(())
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Err(Error::truncated(
+                self.pos,
+                buf.len() as u64,
+                self.end.max(self.pos),
+            )),
+            Err(e) => Err(Error::new(self.pos, ErrorKind::Io(e))),
+        }
+    }
+}
+
+/// A byte sink.
+pub trait Output {
+    /// The offset of the next byte to be written.
+    fn position(&self) -> u64;
+    /// Writes all of `bytes`.
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()>;
+}
+
+impl Output for Vec<u8> {
+    #[inline]
+    fn position(&self) -> u64 {
+        self.len() as u64
+    }
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        self.extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// An [`Output`] over any `Write + Seek` stream (used by the binrw impls).
+#[derive(Debug)]
+pub struct IoOutput<'w, W: Write + Seek + ?Sized> {
+    writer: &'w mut W,
+    pos: u64,
+}
+
+impl<'w, W: Write + Seek + ?Sized> IoOutput<'w, W> {
+    /// Wraps `writer`, writing at its current position.
+    pub fn new(writer: &'w mut W) -> Result<Self> {
+        let pos = writer
+            .stream_position()
+            .map_err(|e| Error::new(0, ErrorKind::Io(e)))?;
+        Ok(IoOutput { writer, pos })
+    }
+}
+
+impl<W: Write + Seek + ?Sized> Output for IoOutput<'_, W> {
+    fn position(&self) -> u64 {
+        self.pos
+    }
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        self.writer
+            .write_all(bytes)
+            .map_err(|e| Error::new(self.pos, ErrorKind::Io(e)))?;
+        self.pos += bytes.len() as u64;
+        Ok(())
+    }
+}

@@ -1,0 +1,113 @@
+//! Byte-exact readers and writers for MikuMikuDance files.
+//!
+//! Every format type is an annotated struct or enum; `#[derive(Mmd)]` turns it into a
+//! reader ([`Decode`], `binrw::BinRead`), a writer ([`Encode`], `binrw::BinWrite`) and a
+//! layout descriptor ([`layout::Describe`]). For every file that reads without error,
+//! writing the value back gives the same bytes: raw values are stored, typed views are
+//! offered, and nothing is normalised on the way through.
+//!
+//! ```
+//! use mmd_formats::pmx::Pmx;
+//! # fn main() -> Result<(), mmd_formats::Error> {
+//! let bytes = mmd_formats::samples::pmx_samples().remove(0).1;
+//! let model = Pmx::from_bytes(&bytes)?;
+//! assert_eq!(model.to_bytes()?, bytes);
+//! # Ok(()) }
+//! ```
+//!
+//! # The derive
+//!
+//! ```
+//! use mmd_formats::{Mmd, Decode, Encode, SliceInput};
+//!
+//! /// A key of some downstream format.
+//! #[derive(Mmd, Debug, PartialEq)]
+//! struct Key {
+//!     /// Frame number.
+//!     frame: u32,
+//!     /// Flags; bit 0 says a weight follows.
+//!     flags: u8,
+//!     /// Present when bit 0 of `flags` is set.
+//!     #[mmd(if = *flags & 1 != 0)]
+//!     weight: Option<f32>,
+//!     /// Values, preceded by a `u16` count.
+//!     #[mmd(count = u16)]
+//!     values: Vec<i32>,
+//! }
+//!
+//! let bytes = [7, 0, 0, 0, 1, 0, 0, 0x80, 0x3f, 1, 0, 5, 0, 0, 0];
+//! let key = Key::decode(&mut SliceInput::new(&bytes), &()).unwrap();
+//! assert_eq!(key.weight, Some(1.0));
+//! let mut out = Vec::new();
+//! key.encode(&mut out, &()).unwrap();
+//! assert_eq!(out, bytes);
+//! ```
+//!
+//! ## Attribute glossary
+//!
+//! On a struct or enum:
+//!
+//! | attribute | meaning |
+//! |---|---|
+//! | `ctx = Type` | the context the reader and writer take (also binrw's `Args`); without it the type works with any context and binrw's `Args` is `()` |
+//! | `magic = b"..."` | fixed bytes that open the value; checked on read, written on write |
+//! | `tag = u8` (enum) | a tag of this integer type is read just before the variant's fields |
+//! | `selected_by = bool` (enum) | no tag in the file: the enclosing struct computes the selector (`select = ...` on the field) |
+//! | `name = "..."` (enum) | what the tag is called in messages (`unknown shared-toon flag 7`) |
+//!
+//! On a variant: `tag = VALUE`, the tag (or selector) value that picks it; every variant has
+//! exactly one, and no two share one.
+//!
+//! On a field (all expressions may use earlier fields by name, as references, and `ctx`):
+//!
+//! | attribute | field type | meaning |
+//! |---|---|---|
+//! | `count = i32` | `Vec<T>` | a count of this integer type precedes the elements; a negative count or one that exceeds the remaining bytes is an error |
+//! | `len = expr` | `Vec<T>` | the number of elements comes from `expr` (earlier fields or the context); the writer checks the vector has that length |
+//! | `if = expr` | `Option<T>` | present only when `expr` holds; the writer checks `Some` exactly when it holds |
+//! | `unless_eof` | `Option<T>` | absent when the input ends exactly here; nothing may be written after an absent one |
+//! | `rest` | `Vec<u8>` | every byte up to the end of the input (trailing bytes, kept verbatim) |
+//! | `select = expr` | an enum with `selected_by` | picks the enum's variant; the writer checks the variant matches |
+//! | `switch_ctx = expr` | any | after this field, `ctx` becomes the value of `expr` (a `Result<NewCtx, Error>`) |
+//!
+//! `count`/`len` combine with `if`/`unless_eof` on an `Option<Vec<T>>`.
+
+#![deny(missing_docs)]
+
+extern crate self as mmd_formats;
+
+pub mod codec;
+pub mod error;
+pub mod file;
+pub mod flags;
+pub mod index;
+pub mod io;
+pub mod layout;
+pub mod pmx;
+pub mod text;
+
+#[doc(hidden)]
+pub mod rt;
+
+pub use codec::{Decode, DecodeSelected, Encode, Selected};
+pub use error::{Error, ErrorKind, PathSegment, Result};
+pub use index::{
+    BoneIndex, Index, IndexKind, IndexWidths, MaterialIndex, MorphIndex, RigidBodyIndex,
+    TextureIndex, VertexIndex,
+};
+pub use io::{Input, IoInput, IoOutput, Output, SliceInput};
+pub use layout::Describe;
+pub use mmd_derive::Mmd;
+pub use text::{PmxText, ShiftJis, TextContext, TextEncoding};
+
+/// Paths the generated code uses. Not a stable interface.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::codec::{Decode, DecodeSelected, Encode, Selected};
+    pub use crate::error::{Error, Result};
+    pub use crate::io::{Input, Output};
+    pub use crate::layout;
+    pub use crate::layout::Describe;
+    pub use crate::rt;
+    pub use binrw;
+}

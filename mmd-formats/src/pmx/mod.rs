@@ -1,0 +1,113 @@
+//! PMX 2.0 and 2.1 models.
+//!
+//! A PMX file is a [`Header`] whose globals set the context ([`PmxContext`]: text encoding,
+//! additional UVs, six index widths), then the sections in this order, each an `i32` count
+//! followed by its records: vertices, faces (vertex indices, three per triangle), textures,
+//! materials, bones, morphs, display frames, rigid bodies, joints, and in 2.1 soft bodies.
+//! Bytes after the last section are kept in [`Pmx::trailing`].
+
+mod bone;
+mod frame;
+mod header;
+mod material;
+mod morph;
+mod physics;
+mod soft_body;
+mod vertex;
+
+pub use bone::{Bone, BoneFlags, BoneTail, Ik, IkLink, Inherit, LocalAxes};
+pub use frame::{DisplayFrame, FrameElement};
+pub use header::{Header, ModelInfo, PmxContext};
+pub use material::{Material, MaterialFlags, Toon};
+pub use morph::{
+    BoneOffset, GroupOffset, ImpulseOffset, MaterialOffset, Morph, MorphOffsets, UvOffset,
+    VertexOffset,
+};
+pub use physics::{Joint, RigidBody};
+pub use soft_body::{SoftBody, SoftBodyAnchor, SoftBodyFlags};
+pub use vertex::{Vertex, Weight};
+
+use crate::error::Result;
+use crate::index::VertexIndex;
+use crate::text::PmxText;
+use crate::Mmd;
+use std::path::Path;
+
+/// A whole PMX file.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = ())]
+pub struct Pmx {
+    /// Signature, version and globals. The globals set the context for everything after.
+    #[mmd(switch_ctx = header.context())]
+    pub header: Header,
+    /// Model name and comment.
+    pub model: ModelInfo,
+    /// Vertices, preceded by an i32 count.
+    #[mmd(count = i32)]
+    pub vertices: Vec<Vertex>,
+    /// The face list: vertex indices, three per triangle, preceded by an i32 count of
+    /// indices (not of triangles). Materials take consecutive runs of it.
+    #[mmd(count = i32)]
+    pub faces: Vec<VertexIndex>,
+    /// Texture paths relative to the model file (Windows separators), preceded by an i32 count.
+    #[mmd(count = i32)]
+    pub textures: Vec<PmxText>,
+    /// Materials, preceded by an i32 count.
+    #[mmd(count = i32)]
+    pub materials: Vec<Material>,
+    /// Bones, preceded by an i32 count.
+    #[mmd(count = i32)]
+    pub bones: Vec<Bone>,
+    /// Morphs, preceded by an i32 count.
+    #[mmd(count = i32)]
+    pub morphs: Vec<Morph>,
+    /// Display frames, preceded by an i32 count.
+    #[mmd(count = i32)]
+    pub display_frames: Vec<DisplayFrame>,
+    /// Rigid bodies, preceded by an i32 count.
+    #[mmd(count = i32)]
+    pub rigid_bodies: Vec<RigidBody>,
+    /// Joints, preceded by an i32 count.
+    #[mmd(count = i32)]
+    pub joints: Vec<Joint>,
+    /// Soft bodies (PMX 2.1 only), preceded by an i32 count. `None` in 2.0 files, and in
+    /// 2.1 files that end after the joints.
+    #[mmd(if = ctx.is_v21(), unless_eof, count = i32)]
+    pub soft_bodies: Option<Vec<SoftBody>>,
+    /// Bytes after the last section, kept verbatim.
+    #[mmd(rest)]
+    pub trailing: Vec<u8>,
+}
+
+impl Pmx {
+    /// Reads a PMX file from memory.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        crate::file::decode_all(bytes, &())
+    }
+
+    /// Writes the file to memory.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        crate::file::encode_all(self, &())
+    }
+
+    /// Reads a PMX file.
+    pub fn read_path(path: impl AsRef<Path>) -> Result<Self> {
+        Self::from_bytes(&crate::file::read(path.as_ref())?)
+    }
+
+    /// Writes the file atomically: to a temporary file beside `path`, then renamed over it,
+    /// so a failed write never leaves a half-written file.
+    pub fn write_path(&self, path: impl AsRef<Path>) -> Result<()> {
+        crate::file::write_atomic(path.as_ref(), &self.to_bytes()?)
+    }
+
+    /// The context the header declares.
+    pub fn context(&self) -> Result<PmxContext> {
+        self.header.context()
+    }
+
+    /// The faces as triangles (a trailing incomplete triangle is left out).
+    pub fn triangles(&self) -> impl Iterator<Item = [VertexIndex; 3]> + '_ {
+        self.faces.chunks_exact(3).map(|c| [c[0], c[1], c[2]])
+    }
+}

@@ -1,0 +1,279 @@
+//! Helpers that only generated code calls. Not a stable interface.
+
+use crate::codec::{Decode, Encode};
+use crate::error::{Error, ErrorKind, Result};
+use crate::io::{Input, IoInput, IoOutput, Output};
+use crate::layout::Describe;
+use std::io::{Read, Seek, Write};
+
+/// Reads and checks a fixed signature.
+pub fn expect_magic<I: Input + ?Sized>(input: &mut I, magic: &'static [u8]) -> Result<()> {
+    let at = input.position();
+    let mut buf = vec![0u8; magic.len()];
+    input.read_into(&mut buf).map_err(|e| e.in_field("magic"))?;
+    if buf != magic {
+        return Err(Error::invalid(
+            at,
+            format!("magic {}", show_bytes(magic)),
+            format!("magic {}", show_bytes(&buf)),
+        )
+        .in_field("magic"));
+    }
+    Ok(())
+}
+
+/// Writes a fixed signature.
+pub fn write_magic<O: Output + ?Sized>(out: &mut O, magic: &'static [u8]) -> Result<()> {
+    out.write_bytes(magic)
+}
+
+/// Renders bytes as a quoted ASCII string with `\xNN` escapes.
+pub fn show_bytes(b: &[u8]) -> String {
+    let mut s = String::from("\"");
+    for &c in b {
+        if (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\' {
+            s.push(c as char);
+        } else {
+            s.push_str(&format!("\\x{c:02x}"));
+        }
+    }
+    s.push('"');
+    s
+}
+
+/// The integer types a count may have on disk.
+pub trait CountInt: Sized + Copy {
+    /// The type name, for messages.
+    const NAME: &'static str;
+    /// The size in bytes.
+    const SIZE: u64;
+    /// Reads the count; a negative count is an error.
+    fn read_count<I: Input + ?Sized>(input: &mut I) -> Result<u64>;
+    /// Writes `len` as a count, failing if it does not fit.
+    fn write_count<O: Output + ?Sized>(len: usize, out: &mut O) -> Result<()>;
+}
+
+macro_rules! count_int {
+    ($($t:ty),*) => {$(
+        impl CountInt for $t {
+            const NAME: &'static str = stringify!($t);
+            const SIZE: u64 = core::mem::size_of::<$t>() as u64;
+            #[inline]
+            fn read_count<I: Input + ?Sized>(input: &mut I) -> Result<u64> {
+                let at = input.position();
+                let v = <$t>::from_le_bytes(input.read_array()?);
+                u64::try_from(v).map_err(|_| {
+                    Error::invalid(at, "a count of 0 or more", format!("count {v}"))
+                })
+            }
+            #[inline]
+            fn write_count<O: Output + ?Sized>(len: usize, out: &mut O) -> Result<()> {
+                match <$t>::try_from(len) {
+                    Ok(v) => out.write_bytes(&v.to_le_bytes()),
+                    Err(_) => Err(Error::inconsistent(
+                        out.position(),
+                        format!("a count that fits {}", stringify!($t)),
+                        format!("{len} elements"),
+                    )),
+                }
+            }
+        }
+    )*};
+}
+count_int!(u8, u16, u32, i32, u64, i8, i16);
+
+/// Fails unless `count` records of at least `min` bytes each fit in the remaining input.
+#[inline]
+pub fn check_count<I: Input + ?Sized>(input: &I, at: u64, count: u64, min: u64) -> Result<()> {
+    let remaining = input.remaining();
+    if count.saturating_mul(min.max(1)) > remaining {
+        return Err(Error::new(
+            at,
+            ErrorKind::CountTooLarge {
+                count,
+                min_record_size: min.max(1),
+                remaining,
+            },
+        ));
+    }
+    Ok(())
+}
+
+/// Reads `n` records after checking them against the remaining bytes.
+#[inline]
+pub fn read_n<T, C, I>(input: &mut I, ctx: &C, at: u64, n: u64) -> Result<Vec<T>>
+where
+    T: Decode<C> + Describe,
+    C: ?Sized,
+    I: Input + ?Sized,
+{
+    check_count(input, at, n, T::MIN_SIZE)?;
+    let mut v = Vec::with_capacity(n as usize);
+    T::decode_seq(input, ctx, n as usize, &mut v)?;
+    Ok(v)
+}
+
+/// Reads a count of type `N`, then that many records.
+#[inline]
+pub fn read_counted<N, T, C, I>(input: &mut I, ctx: &C) -> Result<Vec<T>>
+where
+    N: CountInt,
+    T: Decode<C> + Describe,
+    C: ?Sized,
+    I: Input + ?Sized,
+{
+    let at = input.position();
+    let n = N::read_count(input)?;
+    read_n(input, ctx, at, n)
+}
+
+/// Writes a count of type `N`, then the records.
+#[inline]
+pub fn write_counted<N, T, C, O>(items: &[T], out: &mut O, ctx: &C) -> Result<()>
+where
+    N: CountInt,
+    T: Encode<C>,
+    C: ?Sized,
+    O: Output + ?Sized,
+{
+    N::write_count(items.len(), out)?;
+    T::encode_seq(items, out, ctx)
+}
+
+/// Values a `len = ...` expression may produce.
+pub trait ToLen {
+    /// The length, or a description of why it is not one.
+    fn to_len(&self) -> std::result::Result<u64, String>;
+}
+
+macro_rules! to_len {
+    ($($t:ty),*) => {$(
+        impl ToLen for $t {
+            fn to_len(&self) -> std::result::Result<u64, String> {
+                u64::try_from(*self).map_err(|_| format!("length {}", self))
+            }
+        }
+    )*};
+}
+to_len!(u8, u16, u32, u64, usize, i8, i16, i32, i64);
+
+impl<T: ToLen + ?Sized> ToLen for &T {
+    fn to_len(&self) -> std::result::Result<u64, String> {
+        (**self).to_len()
+    }
+}
+
+/// Evaluates a length expression at `at`.
+pub fn len_of<L: ToLen>(len: L, at: u64) -> Result<u64> {
+    len.to_len()
+        .map_err(|found| Error::invalid(at, "a length of 0 or more", found))
+}
+
+/// Reads `len` records (a length given by an expression).
+#[inline]
+pub fn read_len<T, C, I, L>(input: &mut I, ctx: &C, len: L) -> Result<Vec<T>>
+where
+    T: Decode<C> + Describe,
+    C: ?Sized,
+    I: Input + ?Sized,
+    L: ToLen,
+{
+    let at = input.position();
+    let n = len_of(len, at)?;
+    read_n(input, ctx, at, n)
+}
+
+/// Writes records whose number an expression fixes, checking that it matches.
+#[inline]
+pub fn write_len<T, C, O, L>(items: &[T], out: &mut O, ctx: &C, len: L, expr: &str) -> Result<()>
+where
+    T: Encode<C>,
+    C: ?Sized,
+    O: Output + ?Sized,
+    L: ToLen,
+{
+    let want = len_of(len, out.position())?;
+    if items.len() as u64 != want {
+        return Err(Error::inconsistent(
+            out.position(),
+            format!("{want} elements (`{expr}`)"),
+            format!("{} elements", items.len()),
+        ));
+    }
+    T::encode_seq(items, out, ctx)
+}
+
+/// Reads every remaining byte.
+pub fn read_rest<I: Input + ?Sized>(input: &mut I) -> Result<Vec<u8>> {
+    let n = input.remaining();
+    input.read_vec(n)
+}
+
+/// The error for an `Option` field whose presence disagrees with its condition.
+pub fn presence_mismatch(at: u64, cond: &str, present: bool) -> Error {
+    if present {
+        Error::inconsistent(
+            at,
+            format!("None, because `{cond}` does not hold"),
+            "Some(..)",
+        )
+    } else {
+        Error::inconsistent(at, format!("Some(..), because `{cond}` holds"), "None")
+    }
+}
+
+/// The error for a value written after a field that was absent at end of file.
+pub fn after_absent(at: u64, absent: &str) -> Error {
+    Error::inconsistent(
+        at,
+        format!("nothing after `{absent}`, which is absent (the file ends there)"),
+        "a value present after it",
+    )
+}
+
+/// The error for a tag (or selector) no variant has.
+pub fn unknown_tag<T: std::fmt::Display>(at: u64, name: &str, found: T, expected: &str) -> Error {
+    Error::invalid(at, expected, format!("unknown {name} {found}"))
+}
+
+/// The error for a selected enum whose variant disagrees with the selector.
+pub fn selector_mismatch<T: std::fmt::Debug>(at: u64, expr: &str, want: T, have: T) -> Error {
+    Error::inconsistent(
+        at,
+        format!("the variant for {want:?} (`{expr}`)"),
+        format!("the variant for {have:?}"),
+    )
+}
+
+/// The body of every generated `BinRead::read_options`.
+pub fn binrw_read<T, C, R>(reader: &mut R, ctx: &C) -> binrw::BinResult<T>
+where
+    T: Decode<C>,
+    C: ?Sized,
+    R: Read + Seek + ?Sized,
+{
+    let mut input = IoInput::new(reader)?;
+    Ok(T::decode(&mut input, ctx)?)
+}
+
+/// The body of every generated `BinWrite::write_options`.
+pub fn binrw_write<T, C, W>(value: &T, writer: &mut W, ctx: &C) -> binrw::BinResult<()>
+where
+    T: Encode<C> + ?Sized,
+    C: ?Sized,
+    W: Write + Seek + ?Sized,
+{
+    let mut out = IoOutput::new(writer)?;
+    Ok(value.encode(&mut out, ctx)?)
+}
+
+/// The body of the `BinRead` impl of an enum chosen by a selector.
+pub fn binrw_read_selected<T, C, S, R>(reader: &mut R, ctx: &C, sel: S) -> binrw::BinResult<T>
+where
+    T: crate::codec::DecodeSelected<C, S>,
+    C: ?Sized,
+    R: Read + Seek + ?Sized,
+{
+    let mut input = IoInput::new(reader)?;
+    Ok(T::decode_selected(&mut input, ctx, sel)?)
+}

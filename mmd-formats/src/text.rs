@@ -1,0 +1,324 @@
+//! Text as stored: raw bytes kept whole, decoded views on demand.
+//!
+//! * [`PmxText`]: PMX strings, an `i32` byte length followed by that many bytes, in the
+//!   encoding the header declares (0 = UTF-16LE, 1 = UTF-8). Text that does not decode
+//!   cleanly (an unpaired surrogate, an odd byte length, invalid UTF-8) still writes back
+//!   exactly, because the bytes are what is stored.
+//! * [`ShiftJis<N>`]: the fixed-length Shift_JIS (code page 932) name fields of VMD and PMD.
+//!   The whole `N` bytes are kept, including whatever follows the NUL terminator (0xFD
+//!   padding is common) and names that fill the field with no NUL at all.
+
+use crate::codec::{Decode, Encode};
+use crate::error::{Error, Result};
+use crate::io::{Input, Output};
+use crate::layout::{Describe, Size};
+use std::borrow::Cow;
+use std::fmt;
+
+/// The text encoding a PMX header declares (globals byte 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TextEncoding {
+    /// 0: UTF-16 little-endian, the encoding PMX Editor writes.
+    #[default]
+    Utf16Le,
+    /// 1: UTF-8.
+    Utf8,
+    /// Any other value: the bytes are kept, the text views decode them as UTF-8, lossily.
+    Unknown(u8),
+}
+
+impl TextEncoding {
+    /// The encoding a header byte declares.
+    pub const fn from_byte(b: u8) -> Self {
+        match b {
+            0 => TextEncoding::Utf16Le,
+            1 => TextEncoding::Utf8,
+            other => TextEncoding::Unknown(other),
+        }
+    }
+
+    /// The header byte for this encoding.
+    pub const fn to_byte(self) -> u8 {
+        match self {
+            TextEncoding::Utf16Le => 0,
+            TextEncoding::Utf8 => 1,
+            TextEncoding::Unknown(b) => b,
+        }
+    }
+
+    /// Encodes `s` in this encoding (UTF-8 for unknown encodings).
+    pub fn encode(self, s: &str) -> Vec<u8> {
+        match self {
+            TextEncoding::Utf16Le => s.encode_utf16().flat_map(u16::to_le_bytes).collect(),
+            _ => s.as_bytes().to_vec(),
+        }
+    }
+}
+
+/// A context that declares the encoding of length-prefixed text.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not declare a text encoding",
+    note = "add `#[mmd(ctx = SomeContext)]` naming a context that implements `TextContext` (for PMX: `PmxContext`)"
+)]
+pub trait TextContext {
+    /// The encoding of every [`PmxText`] read or written with this context.
+    fn text_encoding(&self) -> TextEncoding;
+}
+
+/// A PMX string: `i32` byte length, then the bytes, in the header's encoding.
+///
+/// The encoding is remembered from the context it was read with; writing it with a context
+/// that declares another encoding is an error (re-encoding is a separate, explicit step).
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+pub struct PmxText {
+    raw: Vec<u8>,
+    encoding: TextEncoding,
+}
+
+impl PmxText {
+    /// Encodes `s` for a file of the given encoding.
+    pub fn new(s: &str, encoding: TextEncoding) -> Self {
+        PmxText {
+            raw: encoding.encode(s),
+            encoding,
+        }
+    }
+
+    /// Text from raw bytes, kept as they are.
+    pub fn from_raw(raw: Vec<u8>, encoding: TextEncoding) -> Self {
+        PmxText { raw, encoding }
+    }
+
+    /// The stored bytes (without the length prefix).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.raw
+    }
+
+    /// The encoding the bytes are in.
+    pub fn encoding(&self) -> TextEncoding {
+        self.encoding
+    }
+
+    /// True for the empty string.
+    pub fn is_empty(&self) -> bool {
+        self.raw.is_empty()
+    }
+
+    /// The text, if the bytes decode cleanly (`None` for an unpaired surrogate, an odd
+    /// UTF-16 byte length or invalid UTF-8).
+    pub fn to_str(&self) -> Option<Cow<'_, str>> {
+        match self.encoding {
+            TextEncoding::Utf16Le => {
+                if self.raw.len() % 2 != 0 {
+                    return None;
+                }
+                let units = self
+                    .raw
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]]));
+                char::decode_utf16(units)
+                    .collect::<Result<String, _>>()
+                    .ok()
+                    .map(Cow::Owned)
+            }
+            _ => std::str::from_utf8(&self.raw).ok().map(Cow::Borrowed),
+        }
+    }
+
+    /// The text, with U+FFFD for whatever does not decode.
+    pub fn to_string_lossy(&self) -> Cow<'_, str> {
+        match self.encoding {
+            TextEncoding::Utf16Le => {
+                let units = self
+                    .raw
+                    .chunks(2)
+                    .map(|c| u16::from_le_bytes([c[0], *c.get(1).unwrap_or(&0)]));
+                Cow::Owned(
+                    char::decode_utf16(units)
+                        .map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER))
+                        .collect(),
+                )
+            }
+            _ => String::from_utf8_lossy(&self.raw),
+        }
+    }
+
+    /// Replaces the text, keeping the encoding.
+    pub fn set(&mut self, s: &str) {
+        self.raw = self.encoding.encode(s);
+    }
+}
+
+impl fmt::Debug for PmxText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.to_str() {
+            Some(s) => write!(f, "{s:?}"),
+            None => write!(f, "PmxText(raw {:02x?})", self.raw),
+        }
+    }
+}
+
+impl fmt::Display for PmxText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_string_lossy())
+    }
+}
+
+impl<C: TextContext + ?Sized> Decode<C> for PmxText {
+    fn decode<I: Input + ?Sized>(input: &mut I, ctx: &C) -> Result<Self> {
+        let at = input.position();
+        let len = i32::from_le_bytes(input.read_array()?);
+        if len < 0 {
+            return Err(Error::invalid(
+                at,
+                "a text length of 0 or more",
+                format!("text length {len}"),
+            ));
+        }
+        let raw = input.read_vec(len as u64)?;
+        Ok(PmxText {
+            raw,
+            encoding: ctx.text_encoding(),
+        })
+    }
+}
+
+impl<C: TextContext + ?Sized> Encode<C> for PmxText {
+    fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()> {
+        if self.encoding != ctx.text_encoding() {
+            return Err(Error::inconsistent(
+                out.position(),
+                format!("text in the header's encoding {:?}", ctx.text_encoding()),
+                format!("text encoded as {:?}", self.encoding),
+            ));
+        }
+        let len = i32::try_from(self.raw.len()).map_err(|_| {
+            Error::inconsistent(
+                out.position(),
+                "a text length that fits an i32",
+                format!("text of {} bytes", self.raw.len()),
+            )
+        })?;
+        out.write_bytes(&len.to_le_bytes())?;
+        out.write_bytes(&self.raw)
+    }
+}
+
+impl Describe for PmxText {
+    const SIZE: Size = Size::Text;
+    const MIN_SIZE: u64 = 4;
+}
+
+/// A fixed-length Shift_JIS field of `N` bytes (VMD and PMD names), kept whole.
+///
+/// The text ends at the first NUL, or at the end of the field when there is none. Bytes
+/// after the NUL are junk that MMD leaves in place (often 0xFD, sometimes the remains of
+/// a longer earlier name); they are kept so the field writes back exactly. A name cut in
+/// the middle of a two-byte character at the end of the field decodes without the broken
+/// half rather than showing U+FFFD.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ShiftJis<const N: usize>(pub [u8; N]);
+
+impl<const N: usize> Default for ShiftJis<N> {
+    fn default() -> Self {
+        ShiftJis([0; N])
+    }
+}
+
+impl<const N: usize> ShiftJis<N> {
+    /// Encodes `s` as Shift_JIS, NUL-terminated when it leaves room, zero-padded.
+    ///
+    /// Fails if a character has no Shift_JIS form or the encoding is longer than `N` bytes:
+    /// a name is never cut silently.
+    pub fn new(s: &str) -> Result<Self> {
+        let (bytes, _, unmappable) = encoding_rs::SHIFT_JIS.encode(s);
+        if unmappable {
+            return Err(Error::inconsistent(
+                0,
+                "text that Shift_JIS can encode",
+                format!("{s:?}"),
+            ));
+        }
+        if bytes.len() > N {
+            return Err(Error::inconsistent(
+                0,
+                format!("a name of at most {N} bytes in Shift_JIS"),
+                format!("{s:?}, {} bytes", bytes.len()),
+            ));
+        }
+        let mut raw = [0u8; N];
+        raw[..bytes.len()].copy_from_slice(&bytes);
+        Ok(ShiftJis(raw))
+    }
+
+    /// The bytes of the name: up to the first NUL, or the whole field.
+    pub fn name_bytes(&self) -> &[u8] {
+        let end = self.0.iter().position(|&b| b == 0).unwrap_or(N);
+        &self.0[..end]
+    }
+
+    /// The bytes after the terminating NUL (empty when there is none).
+    pub fn junk(&self) -> &[u8] {
+        match self.0.iter().position(|&b| b == 0) {
+            Some(i) => &self.0[i + 1..],
+            None => &[],
+        }
+    }
+
+    /// The name decoded; a character cut at the end of the field is dropped, anything else
+    /// that does not decode shows as U+FFFD.
+    pub fn decode(&self) -> Cow<'_, str> {
+        decode_sjis(self.name_bytes())
+    }
+
+    /// True when the name (up to the NUL) equals `s` once decoded.
+    pub fn eq_str(&self, s: &str) -> bool {
+        self.decode() == s
+    }
+}
+
+/// Decodes Shift_JIS bytes, dropping a lead byte left alone at the end (a cut character).
+pub fn decode_sjis(bytes: &[u8]) -> Cow<'_, str> {
+    let (text, had_errors) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(bytes);
+    if !had_errors {
+        return text;
+    }
+    if let Some((_, head)) = bytes.split_last() {
+        let (t, e) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(head);
+        if !e {
+            return Cow::Owned(t.into_owned());
+        }
+    }
+    text
+}
+
+impl<const N: usize> fmt::Debug for ShiftJis<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.decode())
+    }
+}
+
+impl<const N: usize> fmt::Display for ShiftJis<N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.decode())
+    }
+}
+
+impl<C: ?Sized, const N: usize> Decode<C> for ShiftJis<N> {
+    #[inline]
+    fn decode<I: Input + ?Sized>(input: &mut I, _ctx: &C) -> Result<Self> {
+        Ok(ShiftJis(input.read_array()?))
+    }
+}
+
+impl<C: ?Sized, const N: usize> Encode<C> for ShiftJis<N> {
+    #[inline]
+    fn encode<O: Output + ?Sized>(&self, out: &mut O, _ctx: &C) -> Result<()> {
+        out.write_bytes(&self.0)
+    }
+}
+
+impl<const N: usize> Describe for ShiftJis<N> {
+    const SIZE: Size = Size::Fixed(N as u64);
+    const MIN_SIZE: u64 = N as u64;
+}
