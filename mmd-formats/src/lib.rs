@@ -80,10 +80,18 @@ pub mod codec;
 pub mod error;
 pub mod file;
 pub mod flags;
+pub mod format;
 pub mod index;
 pub mod io;
 pub mod layout;
 pub mod pmx;
+#[cfg(feature = "wip-vmd")]
+pub mod vmd;
+#[cfg(feature = "wip-pmd")]
+pub mod pmd;
+#[cfg(feature = "wip-vpd")]
+pub mod vpd;
+pub mod samples;
 pub mod text;
 
 #[doc(hidden)]

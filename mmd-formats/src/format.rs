@@ -1,0 +1,76 @@
+//! Format detection by signature, and the byte-exact round-trip check behind `mmd check`.
+
+use crate::error::{Error, Result};
+
+/// The file formats this crate reads and writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Format {
+    /// PMX 2.0 / 2.1 model (`PMX ` signature).
+    Pmx,
+}
+
+impl Format {
+    /// The format's usual name (`PMX`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Pmx => "PMX",
+        }
+    }
+
+    /// Detects the format from the first bytes of a file.
+    pub fn detect(bytes: &[u8]) -> Option<Format> {
+        if bytes.starts_with(b"PMX ") {
+            Some(Format::Pmx)
+        } else {
+            None
+        }
+    }
+}
+
+/// The outcome of reading a file and writing it back.
+#[derive(Debug)]
+pub enum CheckOutcome {
+    /// The written bytes equal the input.
+    ByteExact,
+    /// Reading failed.
+    ReadError(Error),
+    /// Writing the value read failed.
+    WriteError(Error),
+    /// The written bytes differ from the input, first at `offset` (with the field there,
+    /// when known); `written_len` is the length of what was written.
+    Differs {
+        /// The first differing offset.
+        offset: u64,
+        /// The length of the written bytes.
+        written_len: u64,
+    },
+}
+
+/// Reads `bytes` as `format`, writes the value back in memory and compares.
+pub fn check_roundtrip(format: Format, bytes: &[u8]) -> CheckOutcome {
+    let written: Result<Result<Vec<u8>>> = match format {
+        Format::Pmx => crate::pmx::Pmx::from_bytes(bytes).map(|m| m.to_bytes()),
+    };
+    match written {
+        Err(e) => CheckOutcome::ReadError(e),
+        Ok(Err(e)) => CheckOutcome::WriteError(e),
+        Ok(Ok(out)) => compare(bytes, &out),
+    }
+}
+
+/// Compares input and output bytes.
+pub fn compare(input: &[u8], output: &[u8]) -> CheckOutcome {
+    if input == output {
+        return CheckOutcome::ByteExact;
+    }
+    let offset = input
+        .iter()
+        .zip(output)
+        .position(|(a, b)| a != b)
+        .unwrap_or(input.len().min(output.len()));
+    CheckOutcome::Differs {
+        offset: offset as u64,
+        written_len: output.len() as u64,
+    }
+}
