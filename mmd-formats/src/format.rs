@@ -74,3 +74,13 @@ pub fn compare(input: &[u8], output: &[u8]) -> CheckOutcome {
         written_len: output.len() as u64,
     }
 }
+
+/// The field path of the value that holds byte `offset` of a file, found by reading the
+/// file cut at that offset: the read fails inside exactly that value.
+pub fn field_at(format: Format, bytes: &[u8], offset: u64) -> Option<String> {
+    let cut = bytes.get(..usize::try_from(offset).ok()?)?;
+    let err = match format {
+        Format::Pmx => crate::pmx::Pmx::from_bytes(cut).err()?,
+    };
+    Some(err.path_string())
+}

@@ -1,1 +1,74 @@
-//! Shared helpers for the mmd-formats test suites.
+//! Shared helpers for the mmd-formats test suites: where the fixture corpus is, and a
+//! byte comparison that shows a hex diff around the first difference.
+
+use std::path::{Path, PathBuf};
+
+/// The fixture corpus: `$MMD_CORPUS`, else `../shared/fixtures` beside the workspace.
+/// `None` (and a note on stderr) when it is not there.
+pub fn corpus_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("MMD_CORPUS") {
+        Some(d) => PathBuf::from(d),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"),
+    };
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: no fixture corpus at {} (set MMD_CORPUS to point at one)",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// The files in `<corpus>/<sub>` whose extension is `ext` (case-insensitive), sorted.
+///
+/// `None` when there is no corpus. Panics when the folder exists but holds no such file:
+/// an empty fixture folder must fail loudly, never pass.
+pub fn corpus_files(sub: &str, ext: &str) -> Option<Vec<PathBuf>> {
+    let dir = corpus_dir()?.join(sub);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|x| x.to_string_lossy().eq_ignore_ascii_case(ext))
+        })
+        .collect();
+    files.sort();
+    assert!(
+        !files.is_empty(),
+        "no .{ext} files in {}: the corpus is incomplete",
+        dir.display()
+    );
+    Some(files)
+}
+
+/// Asserts two byte strings are equal, showing a hex dump around the first difference.
+#[track_caller]
+pub fn assert_bytes_eq(actual: &[u8], expected: &[u8], what: &str) {
+    if actual == expected {
+        return;
+    }
+    let at = actual
+        .iter()
+        .zip(expected)
+        .position(|(a, b)| a != b)
+        .unwrap_or(actual.len().min(expected.len()));
+    let from = at.saturating_sub(16);
+    let dump = |b: &[u8]| {
+        b.get(from..(at + 16).min(b.len()))
+            .unwrap_or(&[])
+            .iter()
+            .map(|x| format!("{x:02x}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    panic!(
+        "{what}: bytes differ first at {at:#x} (lengths {} vs {} expected)\n  actual   @{from:#x}: {}\n  expected @{from:#x}: {}",
+        actual.len(),
+        expected.len(),
+        dump(actual),
+        dump(expected)
+    );
+}

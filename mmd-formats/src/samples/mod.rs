@@ -4,6 +4,12 @@
 //! work on a fresh clone with no fixture files.
 
 mod pmx;
+#[cfg(feature = "wip-pmd")]
+mod pmd;
+#[cfg(feature = "wip-vmd")]
+mod vmd;
+#[cfg(feature = "wip-vpd")]
+mod vpd;
 
 pub use self::pmx::pmx_samples;
 
