@@ -72,3 +72,8 @@ pub fn assert_bytes_eq(actual: &[u8], expected: &[u8], what: &str) {
         dump(expected)
     );
 }
+
+/// The README's code examples, run as doc tests so they always compile and pass.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeExamples;
