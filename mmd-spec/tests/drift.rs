@@ -1,0 +1,43 @@
+//! The committed reference must equal what the descriptors render now.
+//! Refresh with `MMD_SPEC_BLESS=1 cargo test -p mmd-spec` (or `cargo run -p mmd-spec`).
+
+use std::path::Path;
+
+#[test]
+fn reference_documents_are_current() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("reference");
+    let bless = std::env::var_os("MMD_SPEC_BLESS").is_some();
+    let docs = mmd_spec::documents();
+    assert!(!docs.is_empty(), "no documents rendered");
+    for doc in docs {
+        let path = dir.join(doc.file);
+        if bless {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &doc.text).unwrap();
+            continue;
+        }
+        let current = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{} is missing ({e}): run `cargo run -p mmd-spec`", path.display()));
+        assert!(
+            current == doc.text,
+            "{} is out of date: run `cargo run -p mmd-spec` (or MMD_SPEC_BLESS=1) and review the diff",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn no_empty_description_cell() {
+    for doc in mmd_spec::documents() {
+        for (n, line) in doc.text.lines().enumerate() {
+            if line.starts_with('|') && !line.starts_with("|---") {
+                assert!(
+                    !line.trim_end().ends_with("|  |") && !line.contains("| |"),
+                    "{} line {}: empty cell: {line}",
+                    doc.file,
+                    n + 1
+                );
+            }
+        }
+    }
+}
