@@ -8,6 +8,8 @@ use crate::error::{Error, Result};
 pub enum Format {
     /// PMX 2.0 / 2.1 model (`PMX ` signature).
     Pmx,
+    /// VPD pose (`Vocaloid Pose Data file` signature; Shift_JIS text).
+    Vpd,
 }
 
 impl Format {
@@ -15,6 +17,7 @@ impl Format {
     pub fn name(self) -> &'static str {
         match self {
             Format::Pmx => "PMX",
+            Format::Vpd => "VPD",
         }
     }
 
@@ -22,6 +25,8 @@ impl Format {
     pub fn detect(bytes: &[u8]) -> Option<Format> {
         if bytes.starts_with(b"PMX ") {
             Some(Format::Pmx)
+        } else if bytes.starts_with(crate::vpd::MAGIC) {
+            Some(Format::Vpd)
         } else {
             None
         }
@@ -51,6 +56,7 @@ pub enum CheckOutcome {
 pub fn check_roundtrip(format: Format, bytes: &[u8]) -> CheckOutcome {
     let written: Result<Result<Vec<u8>>> = match format {
         Format::Pmx => crate::pmx::Pmx::from_bytes(bytes).map(|m| m.to_bytes()),
+        Format::Vpd => crate::vpd::Vpd::from_bytes(bytes).map(|v| v.to_bytes()),
     };
     match written {
         Err(e) => CheckOutcome::ReadError(e),
@@ -81,6 +87,7 @@ pub fn field_at(format: Format, bytes: &[u8], offset: u64) -> Option<String> {
     let cut = bytes.get(..usize::try_from(offset).ok()?)?;
     let err = match format {
         Format::Pmx => crate::pmx::Pmx::from_bytes(cut).err()?,
+        Format::Vpd => crate::vpd::Vpd::from_bytes(cut).err()?,
     };
     Some(err.path_string())
 }

@@ -89,7 +89,6 @@ pub mod pmx;
 pub mod vmd;
 #[cfg(feature = "wip-pmd")]
 pub mod pmd;
-#[cfg(feature = "wip-vpd")]
 pub mod vpd;
 pub mod samples;
 pub mod text;

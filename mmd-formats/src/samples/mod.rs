@@ -8,10 +8,10 @@ mod pmx;
 mod pmd;
 #[cfg(feature = "wip-vmd")]
 mod vmd;
-#[cfg(feature = "wip-vpd")]
 mod vpd;
 
 pub use self::pmx::pmx_samples;
+pub use self::vpd::vpd_samples;
 
 /// A named sample file.
 #[derive(Debug, Clone)]
@@ -27,6 +27,11 @@ pub fn all() -> Vec<Sample> {
     let mut out = Vec::new();
     out.extend(
         pmx_samples()
+            .into_iter()
+            .map(|(name, bytes)| Sample { name, bytes }),
+    );
+    out.extend(
+        vpd_samples()
             .into_iter()
             .map(|(name, bytes)| Sample { name, bytes }),
     );
