@@ -1,6 +1,8 @@
 //! Format detection by signature, and the byte-exact round-trip check behind `mmd check`.
 
+use crate::codec::Decode;
 use crate::error::{Error, Result};
+use crate::io::{Input, SliceInput};
 
 /// The file formats this crate reads and writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -82,12 +84,35 @@ pub fn compare(input: &[u8], output: &[u8]) -> CheckOutcome {
 }
 
 /// The field path of the value that holds byte `offset` of a file, found by reading the
-/// file cut at that offset: the read fails inside exactly that value.
+/// file cut at that offset (while count checks still see the whole file): the read fails
+/// inside exactly that value.
 pub fn field_at(format: Format, bytes: &[u8], offset: u64) -> Option<String> {
     let cut = bytes.get(..usize::try_from(offset).ok()?)?;
+    let mut input = CutInput {
+        inner: SliceInput::new(cut),
+        end: bytes.len() as u64,
+    };
     let err = match format {
-        Format::Pmx => crate::pmx::Pmx::from_bytes(cut).err()?,
+        Format::Pmx => crate::pmx::Pmx::decode(&mut input, &()).err()?,
         Format::Vpd => crate::vpd::Vpd::from_bytes(cut).err()?,
     };
     Some(err.path_string())
+}
+
+/// An input that reports the whole file's end but holds only its first bytes.
+struct CutInput<'a> {
+    inner: SliceInput<'a>,
+    end: u64,
+}
+
+impl Input for CutInput<'_> {
+    fn position(&self) -> u64 {
+        self.inner.position()
+    }
+    fn end(&self) -> u64 {
+        self.end
+    }
+    fn read_into(&mut self, buf: &mut [u8]) -> Result<()> {
+        self.inner.read_into(buf)
+    }
 }

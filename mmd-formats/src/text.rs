@@ -131,13 +131,16 @@ impl PmxText {
             TextEncoding::Utf16Le => {
                 let units = self
                     .raw
-                    .chunks(2)
-                    .map(|c| u16::from_le_bytes([c[0], *c.get(1).unwrap_or(&0)]));
-                Cow::Owned(
-                    char::decode_utf16(units)
-                        .map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER))
-                        .collect(),
-                )
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]]));
+                let mut s: String = char::decode_utf16(units)
+                    .map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER))
+                    .collect();
+                // An odd byte length leaves half a code unit: show it as undecodable.
+                if self.raw.len() % 2 != 0 {
+                    s.push(char::REPLACEMENT_CHARACTER);
+                }
+                Cow::Owned(s)
             }
             _ => String::from_utf8_lossy(&self.raw),
         }
