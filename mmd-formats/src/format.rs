@@ -12,6 +12,8 @@ pub enum Format {
     Pmx,
     /// VPD pose (`Vocaloid Pose Data file` signature; Shift_JIS text).
     Vpd,
+    /// VMD motion, camera or light key frames (`Vocaloid Motion Data` signature).
+    Vmd,
 }
 
 impl Format {
@@ -20,6 +22,7 @@ impl Format {
         match self {
             Format::Pmx => "PMX",
             Format::Vpd => "VPD",
+            Format::Vmd => "VMD",
         }
     }
 
@@ -27,6 +30,8 @@ impl Format {
     pub fn detect(bytes: &[u8]) -> Option<Format> {
         if bytes.starts_with(b"PMX ") {
             Some(Format::Pmx)
+        } else if bytes.starts_with(crate::vmd::SIGNATURE_PREFIX) {
+            Some(Format::Vmd)
         } else if bytes.starts_with(crate::vpd::MAGIC) {
             Some(Format::Vpd)
         } else {
@@ -59,6 +64,7 @@ pub fn check_roundtrip(format: Format, bytes: &[u8]) -> CheckOutcome {
     let written: Result<Result<Vec<u8>>> = match format {
         Format::Pmx => crate::pmx::Pmx::from_bytes(bytes).map(|m| m.to_bytes()),
         Format::Vpd => crate::vpd::Vpd::from_bytes(bytes).map(|v| v.to_bytes()),
+        Format::Vmd => crate::vmd::Vmd::from_bytes(bytes).map(|v| v.to_bytes()),
     };
     match written {
         Err(e) => CheckOutcome::ReadError(e),
@@ -95,6 +101,7 @@ pub fn field_at(format: Format, bytes: &[u8], offset: u64) -> Option<String> {
     let err = match format {
         Format::Pmx => crate::pmx::Pmx::decode(&mut input, &()).err()?,
         Format::Vpd => crate::vpd::Vpd::from_bytes(cut).err()?,
+        Format::Vmd => crate::vmd::Vmd::decode(&mut input, &()).err()?,
     };
     Some(err.path_string())
 }

@@ -85,7 +85,6 @@ pub mod index;
 pub mod io;
 pub mod layout;
 pub mod pmx;
-#[cfg(feature = "wip-vmd")]
 pub mod vmd;
 #[cfg(feature = "wip-pmd")]
 pub mod pmd;

@@ -6,11 +6,11 @@
 mod pmx;
 #[cfg(feature = "wip-pmd")]
 mod pmd;
-#[cfg(feature = "wip-vmd")]
 mod vmd;
 mod vpd;
 
 pub use self::pmx::pmx_samples;
+pub use self::vmd::vmd_samples;
 pub use self::vpd::vpd_samples;
 
 /// A named sample file.
@@ -27,6 +27,11 @@ pub fn all() -> Vec<Sample> {
     let mut out = Vec::new();
     out.extend(
         pmx_samples()
+            .into_iter()
+            .map(|(name, bytes)| Sample { name, bytes }),
+    );
+    out.extend(
+        vmd_samples()
             .into_iter()
             .map(|(name, bytes)| Sample { name, bytes }),
     );
