@@ -36,6 +36,21 @@ pub fn documents() -> Vec<Document> {
             ),
         });
     }
+    if let Some(root) = mmd_formats::vmd::Vmd::layout() {
+        docs.push(Document {
+            file: "vmd.md",
+            text: render_markdown(
+                "VMD (Vocaloid Motion Data)",
+                "VMD holds key frames: bone and morph motion, camera, light, self-shadow \
+                 and IK/show states. All numbers are little-endian. Names are fixed-length \
+                 Shift_JIS (code page 932) fields, NUL-terminated when shorter than the \
+                 field, with whatever junk follows the NUL kept as it is. Every block after \
+                 the bone keys may be missing at the end of the file; a missing block and a \
+                 block with count 0 are different files.",
+                root,
+            ),
+        });
+    }
     docs
 }
 
