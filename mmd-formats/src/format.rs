@@ -10,6 +10,8 @@ use crate::io::{Input, SliceInput};
 pub enum Format {
     /// PMX 2.0 / 2.1 model (`PMX ` signature).
     Pmx,
+    /// PMD model (`Pmd` signature; Shift_JIS names).
+    Pmd,
     /// VPD pose (`Vocaloid Pose Data file` signature; Shift_JIS text).
     Vpd,
     /// VMD motion, camera or light key frames (`Vocaloid Motion Data` signature).
@@ -21,6 +23,7 @@ impl Format {
     pub fn name(self) -> &'static str {
         match self {
             Format::Pmx => "PMX",
+            Format::Pmd => "PMD",
             Format::Vpd => "VPD",
             Format::Vmd => "VMD",
         }
@@ -30,6 +33,8 @@ impl Format {
     pub fn detect(bytes: &[u8]) -> Option<Format> {
         if bytes.starts_with(b"PMX ") {
             Some(Format::Pmx)
+        } else if bytes.starts_with(b"Pmd") {
+            Some(Format::Pmd)
         } else if bytes.starts_with(crate::vmd::SIGNATURE_PREFIX) {
             Some(Format::Vmd)
         } else if bytes.starts_with(crate::vpd::MAGIC) {
@@ -63,6 +68,7 @@ pub enum CheckOutcome {
 pub fn check_roundtrip(format: Format, bytes: &[u8]) -> CheckOutcome {
     let written: Result<Result<Vec<u8>>> = match format {
         Format::Pmx => crate::pmx::Pmx::from_bytes(bytes).map(|m| m.to_bytes()),
+        Format::Pmd => crate::pmd::Pmd::from_bytes(bytes).map(|m| m.to_bytes()),
         Format::Vpd => crate::vpd::Vpd::from_bytes(bytes).map(|v| v.to_bytes()),
         Format::Vmd => crate::vmd::Vmd::from_bytes(bytes).map(|v| v.to_bytes()),
     };
@@ -100,6 +106,7 @@ pub fn field_at(format: Format, bytes: &[u8], offset: u64) -> Option<String> {
     };
     let err = match format {
         Format::Pmx => crate::pmx::Pmx::decode(&mut input, &()).err()?,
+        Format::Pmd => crate::pmd::Pmd::decode(&mut input, &()).err()?,
         Format::Vpd => crate::vpd::Vpd::from_bytes(cut).err()?,
         Format::Vmd => crate::vmd::Vmd::decode(&mut input, &()).err()?,
     };

@@ -86,7 +86,6 @@ pub mod io;
 pub mod layout;
 pub mod pmx;
 pub mod vmd;
-#[cfg(feature = "wip-pmd")]
 pub mod pmd;
 pub mod vpd;
 pub mod samples;

@@ -36,6 +36,22 @@ pub fn documents() -> Vec<Document> {
             ),
         });
     }
+    if let Some(root) = mmd_formats::pmd::Pmd::layout() {
+        docs.push(Document {
+            file: "pmd.md",
+            text: render_markdown(
+                "PMD (Polygon Model Data)",
+                "PMD is the model format of MikuMikuDance before PMX. All numbers are \
+                 little-endian; indices are fixed-width `u16`/`u32`. Names are fixed-length \
+                 Shift_JIS (code page 932) fields, NUL-terminated when shorter than the \
+                 field, with whatever junk follows the NUL (0xFD padding, leftovers) kept as \
+                 it is. The extension blocks (English names, toon textures, rigid bodies, \
+                 joints) may each be missing at the end of the file; missing and present \
+                 with count 0 are different files.",
+                root,
+            ),
+        });
+    }
     if let Some(root) = mmd_formats::vmd::Vmd::layout() {
         docs.push(Document {
             file: "vmd.md",

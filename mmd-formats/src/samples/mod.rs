@@ -4,11 +4,11 @@
 //! work on a fresh clone with no fixture files.
 
 mod pmx;
-#[cfg(feature = "wip-pmd")]
 mod pmd;
 mod vmd;
 mod vpd;
 
+pub use self::pmd::pmd_samples;
 pub use self::pmx::pmx_samples;
 pub use self::vmd::vmd_samples;
 pub use self::vpd::vpd_samples;
@@ -27,6 +27,11 @@ pub fn all() -> Vec<Sample> {
     let mut out = Vec::new();
     out.extend(
         pmx_samples()
+            .into_iter()
+            .map(|(name, bytes)| Sample { name, bytes }),
+    );
+    out.extend(
+        pmd_samples()
             .into_iter()
             .map(|(name, bytes)| Sample { name, bytes }),
     );
