@@ -1,1 +1,51 @@
-fn main() {}
+//! `mmd`: the command-line tool of mmd-formats.
+//!
+//! `mmd check [--json] [PATH...]` reads every file, writes it back in memory and reports
+//! whether the bytes are the same (see `mmd check --help`).
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[path = "mmd/check.rs"]
+mod check;
+#[path = "mmd/guard.rs"]
+mod guard;
+#[path = "mmd/walk.rs"]
+mod walk;
+
+/// Byte-exact readers and writers for MikuMikuDance files (PMX, PMD, VMD, VPD).
+#[derive(Debug, Parser)]
+#[command(name = "mmd", version, arg_required_else_help = true, after_help = check::EXIT_CODES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check that files read and write back byte for byte.
+    #[command(long_about = check::LONG_ABOUT, after_help = check::EXIT_CODES)]
+    Check(check::CheckArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let result = match &cli.command {
+        Command::Check(args) => check::run(args, &mut out),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            // A closed pipe (`mmd check | head`) is not worth a message.
+            if e.kind() != io::ErrorKind::BrokenPipe {
+                let _ = writeln!(io::stderr(), "mmd: cannot write the output: {e}");
+            }
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,459 @@
+//! `mmd check`: read every file, write it back in memory, and compare the bytes.
+//!
+//! Nothing here knows any format: the format is found by [`Format::detect`], named by
+//! [`Format::name`], and checked by [`check_roundtrip`]; a new format in the library
+//! needs no change here.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use mmd_formats::format::{check_roundtrip, field_at, CheckOutcome, Format};
+use mmd_formats::samples;
+use serde::Serialize;
+
+use crate::guard;
+use crate::walk::{self, Found};
+
+/// The exit codes of `mmd check`, as shown in `--help`.
+pub const EXIT_CODES: &str = "\
+Exit codes:
+  0  every supported file is byte-exact, and at least one file was checked
+  1  a file failed (read error, write error or different bytes), or no file in a
+     supported format was found
+  2  usage error, or a PATH (or a file or directory below it) could not be read";
+
+/// The long description of `mmd check`, as shown in `--help`.
+pub const LONG_ABOUT: &str = "\
+Check that files read and write back byte for byte.
+
+Each file's format is detected from its first bytes. A file in a supported format is read,
+written back in memory and compared with the original; a file in no supported format is
+counted as unsupported. Directories are walked recursively, in sorted order; symbolic links
+are followed, each directory at most once. Without PATH, the built-in samples are checked,
+named <builtin>/<sample name>.
+
+One line per file, then a summary:
+  ok      <path> (<FORMAT>)
+  FAILED  <path> (<FORMAT>): <error, with its field path and offset>
+  FAILED  <path> (<FORMAT>): differs at 0x<offset> (<field path>): <lengths>
+  FAILED  <path>: cannot read: <reason>
+  unsupported <path>
+  N files: N byte-exact, N failed, N unsupported";
+
+/// Exit code: every supported file is byte-exact.
+const EXIT_OK: u8 = 0;
+/// Exit code: some file failed, or nothing was checked.
+const EXIT_FAILED: u8 = 1;
+/// Exit code: a path could not be read.
+const EXIT_UNREADABLE: u8 = 2;
+
+/// The arguments of `mmd check`.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Print one JSON document instead of the lines:
+    /// {"files":[{"path","format","status","error","offset","field"}],"summary":{...}}
+    #[arg(long)]
+    pub json: bool,
+    /// Files or directories to check; without any, the built-in samples are checked.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+/// The verdict on one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Read and written back byte for byte.
+    Ok,
+    /// Unreadable, or failed to read, to write, or to write the same bytes.
+    Failed,
+    /// In no supported format.
+    Unsupported,
+}
+
+/// What `mmd check` found for one file: one line of output, or one entry of `--json`.
+#[derive(Debug, Serialize)]
+pub struct FileReport {
+    /// The path as given or found (`<builtin>/<name>` for a built-in sample).
+    path: String,
+    /// The detected format's name, `None` when unsupported or unreadable.
+    format: Option<&'static str>,
+    /// The verdict.
+    status: Status,
+    /// Why it failed (`None` when it did not).
+    error: Option<String>,
+    /// The byte offset of the failure, when known.
+    offset: Option<u64>,
+    /// The field path at the failure, when known and not the top level.
+    field: Option<String>,
+    /// The file could not be read at all (this makes the exit code 2).
+    #[serde(skip)]
+    unreadable: bool,
+}
+
+impl FileReport {
+    fn new(path: String, format: Option<&'static str>, status: Status) -> Self {
+        FileReport {
+            path,
+            format,
+            status,
+            error: None,
+            offset: None,
+            field: None,
+            unreadable: false,
+        }
+    }
+
+    fn failed(path: String, format: Option<&'static str>, error: String) -> Self {
+        FileReport {
+            error: Some(error),
+            ..Self::new(path, format, Status::Failed)
+        }
+    }
+
+    /// A path that could not be read or listed.
+    fn unreadable(path: String, what: &str, error: &io::Error) -> Self {
+        FileReport {
+            unreadable: true,
+            ..Self::failed(path, None, format!("{what}: {error}"))
+        }
+    }
+
+    /// A panic inside the library while checking this file.
+    fn internal_error(path: String, format: Option<&'static str>, message: &str) -> Self {
+        let error = format!("internal error (this is a bug in mmd-formats): {message}");
+        Self::failed(path, format, error)
+    }
+
+    /// The report for a round-trip outcome of an `input_len`-byte file in format `format`;
+    /// `field` is the field path at the first difference (for [`CheckOutcome::Differs`]).
+    pub fn from_outcome(
+        path: String,
+        format: &'static str,
+        input_len: u64,
+        outcome: CheckOutcome,
+        field: Option<String>,
+    ) -> Self {
+        let error = match outcome {
+            CheckOutcome::ByteExact => return Self::new(path, Some(format), Status::Ok),
+            CheckOutcome::ReadError(e) | CheckOutcome::WriteError(e) => e,
+            CheckOutcome::Differs {
+                offset,
+                written_len,
+            } => {
+                let field = field.filter(|f| !f.is_empty());
+                let error = format!(
+                    "differs at {offset:#x} ({}): wrote {written_len} bytes for a \
+                     {input_len}-byte input",
+                    field.as_deref().unwrap_or("unknown field")
+                );
+                return FileReport {
+                    offset: Some(offset),
+                    field,
+                    ..Self::failed(path, Some(format), error)
+                };
+            }
+        };
+        let field = Some(error.path_string()).filter(|f| !f.is_empty());
+        FileReport {
+            offset: Some(error.offset()),
+            field,
+            ..Self::failed(path, Some(format), error.to_string())
+        }
+    }
+
+    /// The line `mmd check` prints for this file.
+    pub fn line(&self) -> String {
+        let path = &self.path;
+        let error = self.error.as_deref().unwrap_or("");
+        match (self.status, self.format) {
+            (Status::Ok, format) => format!("ok      {path} ({})", format.unwrap_or("?")),
+            (Status::Failed, Some(format)) => format!("FAILED  {path} ({format}): {error}"),
+            (Status::Failed, None) => format!("FAILED  {path}: {error}"),
+            (Status::Unsupported, _) => format!("unsupported {path}"),
+        }
+    }
+}
+
+/// The counts of one run.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Every file reported.
+    files: u64,
+    /// Files that wrote back byte for byte.
+    byte_exact: u64,
+    /// Files that failed (unreadable ones included).
+    failed: u64,
+    /// Files in no supported format.
+    unsupported: u64,
+    /// Paths that could not be read (counted in `failed` too).
+    #[serde(skip)]
+    unreadable: u64,
+}
+
+impl Summary {
+    fn add(&mut self, report: &FileReport) {
+        self.files += 1;
+        match report.status {
+            Status::Ok => self.byte_exact += 1,
+            Status::Failed => self.failed += 1,
+            Status::Unsupported => self.unsupported += 1,
+        }
+        self.unreadable += u64::from(report.unreadable);
+    }
+
+    /// The summary line.
+    pub fn line(&self) -> String {
+        format!(
+            "{} files: {} byte-exact, {} failed, {} unsupported",
+            self.files, self.byte_exact, self.failed, self.unsupported
+        )
+    }
+
+    /// The exit code (see [`EXIT_CODES`]).
+    pub fn exit_code(&self) -> u8 {
+        if self.unreadable > 0 {
+            EXIT_UNREADABLE
+        } else if self.failed > 0 || self.byte_exact == 0 {
+            EXIT_FAILED
+        } else {
+            EXIT_OK
+        }
+    }
+}
+
+/// The `--json` document.
+#[derive(Serialize)]
+struct Document<'a> {
+    files: &'a [FileReport],
+    summary: Summary,
+}
+
+/// Runs `mmd check`, writing its output to `out`; returns the exit code.
+pub fn run(args: &CheckArgs, out: &mut dyn Write) -> io::Result<u8> {
+    let mut summary = Summary::default();
+    let mut reports = Vec::new();
+    let mut emit = |report: FileReport, out: &mut dyn Write| -> io::Result<()> {
+        summary.add(&report);
+        if args.json {
+            reports.push(report);
+        } else {
+            writeln!(out, "{}", report.line())?;
+        }
+        Ok(())
+    };
+    if args.paths.is_empty() {
+        for sample in samples::all() {
+            let path = format!("<builtin>/{}", sample.name);
+            emit(check_bytes(path, &sample.bytes), out)?;
+        }
+    } else {
+        for found in walk::collect(&args.paths) {
+            emit(check_found(found), out)?;
+        }
+    }
+    if args.json {
+        let document = Document {
+            files: &reports,
+            summary,
+        };
+        serde_json::to_writer_pretty(&mut *out, &document).map_err(io::Error::from)?;
+        writeln!(out)?;
+    } else {
+        writeln!(out, "{}", summary.line())?;
+    }
+    if summary.files == 0 {
+        eprintln!("mmd: no files found, nothing was checked");
+    }
+    out.flush()?;
+    Ok(summary.exit_code())
+}
+
+/// Checks one thing found by the walk.
+fn check_found(found: Found) -> FileReport {
+    match found {
+        Found::File(path) => {
+            let shown = path.display().to_string();
+            match std::fs::read(&path) {
+                Ok(bytes) => check_bytes(shown, &bytes),
+                Err(e) => FileReport::unreadable(shown, "cannot read", &e),
+            }
+        }
+        Found::Special(path) => FileReport {
+            error: Some("not a regular file".to_owned()),
+            ..FileReport::new(path.display().to_string(), None, Status::Unsupported)
+        },
+        Found::Unreadable { path, what, error } => {
+            FileReport::unreadable(path.display().to_string(), what, &error)
+        }
+    }
+}
+
+/// Detects the format of `bytes` and checks the round trip, catching library panics.
+fn check_bytes(path: String, bytes: &[u8]) -> FileReport {
+    check_bytes_with(path, bytes, Format::detect, |format, bytes| {
+        let outcome = check_roundtrip(format, bytes);
+        let field = match &outcome {
+            CheckOutcome::Differs { offset, .. } => field_at(format, bytes, *offset),
+            _ => None,
+        };
+        (outcome, field)
+    })
+}
+
+/// [`check_bytes`] with the library calls passed in: `detect` finds the format, `check`
+/// gives the round-trip outcome and the field at the first difference. A panic in either
+/// becomes an internal-error report.
+fn check_bytes_with(
+    path: String,
+    bytes: &[u8],
+    detect: impl FnOnce(&[u8]) -> Option<Format>,
+    check: impl FnOnce(Format, &[u8]) -> (CheckOutcome, Option<String>),
+) -> FileReport {
+    let format = match guard::catch(|| detect(bytes)) {
+        Ok(Some(format)) => format,
+        Ok(None) => return FileReport::new(path, None, Status::Unsupported),
+        Err(message) => return FileReport::internal_error(path, None, &message),
+    };
+    match guard::catch(|| check(format, bytes)) {
+        Ok((outcome, field)) => {
+            FileReport::from_outcome(path, format.name(), bytes.len() as u64, outcome, field)
+        }
+        Err(message) => FileReport::internal_error(path, Some(format.name()), &message),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mmd_formats::format::compare;
+
+    #[test]
+    fn a_difference_names_offset_field_and_lengths() {
+        let outcome = compare(b"PMX \x00\x00\x00\x40", b"PMX \x00\x00\x00\x41\x00");
+        let report = FileReport::from_outcome(
+            "m/a.pmx".into(),
+            "PMX",
+            8,
+            outcome,
+            Some("header.version".into()),
+        );
+        assert_eq!(
+            report.line(),
+            "FAILED  m/a.pmx (PMX): differs at 0x7 (header.version): wrote 9 bytes for a \
+             8-byte input"
+        );
+        assert_eq!(report.status, Status::Failed);
+        assert_eq!(report.offset, Some(7));
+        assert_eq!(report.field.as_deref(), Some("header.version"));
+    }
+
+    #[test]
+    fn a_difference_in_length_only_is_at_the_shorter_end() {
+        let outcome = compare(b"abc", b"abcd");
+        let report = FileReport::from_outcome("x".into(), "PMX", 3, outcome, None);
+        assert_eq!(
+            report.line(),
+            "FAILED  x (PMX): differs at 0x3 (unknown field): wrote 4 bytes for a 3-byte input"
+        );
+        assert_eq!(report.field, None);
+    }
+
+    #[test]
+    fn a_read_error_keeps_its_display_offset_and_path() {
+        let error = mmd_formats::Error::truncated(0x2f1c, 1, 0x2f1b)
+            .in_field("has_limit")
+            .in_index(3)
+            .in_field("links");
+        let report = FileReport::from_outcome(
+            "b.pmx".into(),
+            "PMX",
+            0x2f1b,
+            CheckOutcome::ReadError(error),
+            None,
+        );
+        assert_eq!(
+            report.line(),
+            "FAILED  b.pmx (PMX): links[3].has_limit: expected 1 byte at 0x2f1c, file ends at \
+             0x2f1b"
+        );
+        assert_eq!(report.offset, Some(0x2f1c));
+        assert_eq!(report.field.as_deref(), Some("links[3].has_limit"));
+    }
+
+    #[test]
+    fn the_other_lines() {
+        let ok = FileReport::from_outcome("a".into(), "PMX", 1, CheckOutcome::ByteExact, None);
+        assert_eq!(ok.line(), "ok      a (PMX)");
+        assert_eq!(
+            FileReport::new("u".into(), None, Status::Unsupported).line(),
+            "unsupported u"
+        );
+        let gone = io::Error::from(io::ErrorKind::NotFound);
+        let unreadable = FileReport::unreadable("g".into(), "cannot read", &gone);
+        assert_eq!(unreadable.line(), format!("FAILED  g: cannot read: {gone}"));
+        let bug = FileReport::internal_error("p".into(), Some("PMX"), "boom");
+        assert_eq!(
+            bug.line(),
+            "FAILED  p (PMX): internal error (this is a bug in mmd-formats): boom"
+        );
+    }
+
+    #[test]
+    fn a_library_panic_becomes_one_failed_file() {
+        let sample = &samples::all()[0];
+        let format = Format::detect(&sample.bytes).expect("a sample in a known format");
+        let report = check_bytes_with(
+            "p".into(),
+            &sample.bytes,
+            |_| Some(format),
+            |_, _| panic!("index out of bounds"),
+        );
+        let line = report.line();
+        let prefix = format!(
+            "FAILED  p ({}): internal error (this is a bug in mmd-formats): index out of \
+             bounds (at ",
+            format.name()
+        );
+        assert!(line.starts_with(&prefix), "{line}");
+        assert_eq!(report.status, Status::Failed);
+        let report = check_bytes_with(
+            "q".into(),
+            b"",
+            |_| panic!("in detect"),
+            |_, _| unreachable!("no format, no check"),
+        );
+        assert!(
+            report.line().starts_with("FAILED  q: internal error"),
+            "{}",
+            report.line()
+        );
+    }
+
+    #[test]
+    fn a_sample_checks_byte_exact_and_unknown_bytes_are_unsupported() {
+        let sample = &samples::all()[0];
+        assert_eq!(check_bytes("s".into(), &sample.bytes).status, Status::Ok);
+        let report = check_bytes("u".into(), b"NOT AN MMD FILE");
+        assert_eq!(report.line(), "unsupported u");
+    }
+
+    #[test]
+    fn exit_codes() {
+        let mut summary = Summary::default();
+        assert_eq!(summary.exit_code(), EXIT_FAILED, "nothing checked");
+        summary.add(&FileReport::new("u".into(), None, Status::Unsupported));
+        assert_eq!(summary.exit_code(), EXIT_FAILED, "only unsupported files");
+        summary.add(&FileReport::new("a".into(), Some("PMX"), Status::Ok));
+        assert_eq!(summary.exit_code(), EXIT_OK);
+        summary.add(&FileReport::failed("f".into(), Some("PMX"), "bad".into()));
+        assert_eq!(summary.exit_code(), EXIT_FAILED);
+        let gone = io::Error::from(io::ErrorKind::NotFound);
+        summary.add(&FileReport::unreadable("g".into(), "cannot read", &gone));
+        assert_eq!(summary.exit_code(), EXIT_UNREADABLE);
+        assert_eq!(
+            summary.line(),
+            "4 files: 1 byte-exact, 2 failed, 1 unsupported"
+        );
+    }
+}
