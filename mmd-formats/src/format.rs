@@ -130,3 +130,137 @@ impl Input for CutInput<'_> {
         self.inner.read_into(buf)
     }
 }
+
+/// One fact `mmd info` reports: a name and a value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InfoValue {
+    /// A number.
+    Count(u64),
+    /// A number that may be absent (a block missing at the end of the file).
+    MaybeCount(Option<u64>),
+    /// A decimal number.
+    Number(f64),
+    /// A piece of text.
+    Text(String),
+    /// A list of names.
+    List(Vec<String>),
+}
+
+impl std::fmt::Display for InfoValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InfoValue::Count(n) => write!(f, "{n}"),
+            InfoValue::MaybeCount(Some(n)) => write!(f, "{n}"),
+            InfoValue::MaybeCount(None) => f.write_str("absent"),
+            InfoValue::Number(x) => write!(f, "{x}"),
+            InfoValue::Text(s) => f.write_str(s),
+            InfoValue::List(v) => write!(f, "{} ({})", v.len(), v.join(", ")),
+        }
+    }
+}
+
+/// What `mmd info` reports about a file: its format and named facts in a fixed order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Info {
+    /// The format.
+    pub format: Format,
+    /// Facts in display order (`version`, counts per section, ...).
+    pub facts: Vec<(&'static str, InfoValue)>,
+}
+
+/// Reads `bytes` as `format` and collects what `mmd info` shows: version and counts per
+/// section; for VMD also the kind, frame range, duration at 30 fps, distinct bone and morph
+/// names and camera cuts.
+pub fn info(format: Format, bytes: &[u8]) -> Result<Info> {
+    use InfoValue::*;
+    let n = |x: usize| Count(x as u64);
+    let maybe = |x: Option<usize>| MaybeCount(x.map(|v| v as u64));
+    let facts = match format {
+        Format::Pmx => {
+            let m = crate::pmx::Pmx::from_bytes(bytes)?;
+            let ctx = m.context()?;
+            vec![
+                ("version", Number(f64::from(m.header.version))),
+                ("encoding", Text(format!("{:?}", ctx.encoding))),
+                ("additional_uv", n(ctx.additional_uv as usize)),
+                ("index_widths", Text(format!("{:?}", ctx.widths))),
+                ("name", Text(m.model.name.to_string_lossy().into_owned())),
+                ("vertices", n(m.vertices.len())),
+                ("face_indices", n(m.faces.len())),
+                ("textures", n(m.textures.len())),
+                ("materials", n(m.materials.len())),
+                ("bones", n(m.bones.len())),
+                ("morphs", n(m.morphs.len())),
+                ("display_frames", n(m.display_frames.len())),
+                ("rigid_bodies", n(m.rigid_bodies.len())),
+                ("joints", n(m.joints.len())),
+                ("soft_bodies", maybe(m.soft_bodies.as_ref().map(Vec::len))),
+                ("trailing_bytes", n(m.trailing.len())),
+            ]
+        }
+        Format::Pmd => {
+            let s = crate::pmd::Pmd::from_bytes(bytes)?.summary();
+            vec![
+                ("version", Number(f64::from(s.version))),
+                ("vertices", n(s.vertices)),
+                ("face_indices", n(s.face_indices)),
+                ("materials", n(s.materials)),
+                ("bones", n(s.bones)),
+                ("ik_chains", n(s.ik_chains)),
+                ("morphs", n(s.morphs)),
+                ("morph_display", n(s.morph_display)),
+                ("bone_frames", n(s.bone_frames)),
+                ("bone_display", n(s.bone_display)),
+                (
+                    "english_flag",
+                    MaybeCount(s.english_flag.map(u64::from)),
+                ),
+                ("toon_textures", Text(s.toon_textures.to_string())),
+                ("rigid_bodies", maybe(s.rigid_bodies)),
+                ("joints", maybe(s.joints)),
+                ("trailing_bytes", n(s.trailing_bytes)),
+            ]
+        }
+        Format::Vmd => {
+            let s = crate::vmd::Vmd::from_bytes(bytes)?.summary();
+            vec![
+                (
+                    "version",
+                    Text(s.version.map(|v| format!("{v:?}")).unwrap_or_default()),
+                ),
+                ("model_name", Text(s.model_name)),
+                ("kind", Text(format!("{:?}", s.kind).to_lowercase())),
+                ("bone_keys", n(s.bone_keys)),
+                ("morph_keys", maybe(s.morph_keys)),
+                ("camera_keys", maybe(s.camera_keys)),
+                ("light_keys", maybe(s.light_keys)),
+                ("self_shadow_keys", maybe(s.self_shadow_keys)),
+                ("show_ik_keys", maybe(s.show_ik_keys)),
+                ("trailing_bytes", n(s.trailing_bytes)),
+                (
+                    "frame_range",
+                    Text(
+                        s.frame_range
+                            .map(|(a, b)| format!("{a}..={b}"))
+                            .unwrap_or_else(|| "none".into()),
+                    ),
+                ),
+                ("duration_secs", Number(s.duration_secs)),
+                ("bone_names", List(s.bone_names)),
+                ("morph_names", List(s.morph_names)),
+                ("camera_cuts", n(s.camera_cuts)),
+            ]
+        }
+        Format::Vpd => {
+            let v = crate::vpd::Vpd::from_bytes(bytes)?;
+            let pose = v.pose();
+            vec![
+                ("model_file", Text(pose.model_file.clone())),
+                ("bones", n(pose.bones.len())),
+                ("morphs", n(pose.morphs.len())),
+                ("warnings", n(v.warnings().len())),
+            ]
+        }
+    };
+    Ok(Info { format, facts })
+}
