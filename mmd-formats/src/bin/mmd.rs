@@ -1,7 +1,8 @@
 //! `mmd`: the command-line tool of mmd-formats.
 //!
 //! `mmd check [--json] [PATH...]` reads every file, writes it back in memory and reports
-//! whether the bytes are the same (see `mmd check --help`).
+//! whether the bytes are the same (see `mmd check --help`); `mmd info [--json] FILE`
+//! describes one file.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -12,6 +13,8 @@ use clap::{Parser, Subcommand};
 mod check;
 #[path = "mmd/guard.rs"]
 mod guard;
+#[path = "mmd/info.rs"]
+mod info;
 #[path = "mmd/walk.rs"]
 mod walk;
 
@@ -29,6 +32,10 @@ enum Command {
     /// Check that files read and write back byte for byte.
     #[command(long_about = check::LONG_ABOUT, after_help = check::EXIT_CODES)]
     Check(check::CheckArgs),
+    /// Describe a file: format, version, counts per section; for VMD also the kind,
+    /// frame range, duration at 30 fps, bone and morph names and camera cuts.
+    #[command(after_help = info::EXIT_CODES)]
+    Info(info::InfoArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +44,7 @@ fn main() -> ExitCode {
     let mut out = stdout.lock();
     let result = match &cli.command {
         Command::Check(args) => check::run(args, &mut out),
+        Command::Info(args) => info::run(args, &mut out),
     };
     match result {
         Ok(code) => ExitCode::from(code),
