@@ -9,202 +9,12 @@ use mmd_formats::{
     BoneIndex, Error, ErrorKind, MaterialIndex, MorphIndex, PmxText, RigidBodyIndex, TextEncoding,
     TextureIndex, VertexIndex,
 };
+use mmd_tests::pmx_bytes::*;
 use std::collections::BTreeSet;
 
 // ---------------------------------------------------------------------------------------
-// A hand byte builder, written from the seed layouts (000, 002).
+// Record writers for this suite, on the shared hand byte builder (seed layouts 000, 002).
 // ---------------------------------------------------------------------------------------
-
-const VERTICES: usize = 0;
-const FACES: usize = 1;
-const TEXTURES: usize = 2;
-const MATERIALS: usize = 3;
-const BONES: usize = 4;
-const MORPHS: usize = 5;
-const FRAMES: usize = 6;
-const RIGIDS: usize = 7;
-const JOINTS: usize = 8;
-const SECTION_NAMES: [&str; 9] = [
-    "vertices",
-    "faces",
-    "textures",
-    "materials",
-    "bones",
-    "morphs",
-    "display_frames",
-    "rigid_bodies",
-    "joints",
-];
-
-/// Bytes in a context: encoding byte and the six index widths.
-#[derive(Clone)]
-struct B {
-    buf: Vec<u8>,
-    enc: u8,
-    w: [u8; 6],
-}
-
-fn encode_text(enc: u8, s: &str) -> Vec<u8> {
-    if enc == 0 {
-        s.encode_utf16().flat_map(u16::to_le_bytes).collect()
-    } else {
-        s.as_bytes().to_vec()
-    }
-}
-
-impl B {
-    fn u8(&mut self, v: u8) -> &mut Self {
-        self.buf.push(v);
-        self
-    }
-    fn u16(&mut self, v: u16) -> &mut Self {
-        self.raw(&v.to_le_bytes())
-    }
-    fn i32(&mut self, v: i32) -> &mut Self {
-        self.raw(&v.to_le_bytes())
-    }
-    fn f32(&mut self, v: f32) -> &mut Self {
-        self.raw(&v.to_le_bytes())
-    }
-    fn f32s(&mut self, v: &[f32]) -> &mut Self {
-        for x in v {
-            self.f32(*x);
-        }
-        self
-    }
-    fn raw(&mut self, v: &[u8]) -> &mut Self {
-        self.buf.extend_from_slice(v);
-        self
-    }
-    /// The low `w` bytes of `v`, little-endian (two's complement for negatives).
-    fn int(&mut self, w: u8, v: i64) -> &mut Self {
-        let b = v.to_le_bytes();
-        self.raw(&b[..w as usize])
-    }
-    fn vi(&mut self, v: i64) -> &mut Self {
-        self.int(self.w[0], v)
-    }
-    fn ti(&mut self, v: i64) -> &mut Self {
-        self.int(self.w[1], v)
-    }
-    fn mi(&mut self, v: i64) -> &mut Self {
-        self.int(self.w[2], v)
-    }
-    fn bi(&mut self, v: i64) -> &mut Self {
-        self.int(self.w[3], v)
-    }
-    fn moi(&mut self, v: i64) -> &mut Self {
-        self.int(self.w[4], v)
-    }
-    fn ri(&mut self, v: i64) -> &mut Self {
-        self.int(self.w[5], v)
-    }
-    /// A PMX string: i32 byte length, then the bytes in the file's encoding.
-    fn text(&mut self, s: &str) -> &mut Self {
-        let b = encode_text(self.enc, s);
-        self.i32(b.len() as i32).raw(&b)
-    }
-    fn raw_text(&mut self, b: &[u8]) -> &mut Self {
-        self.i32(b.len() as i32).raw(b)
-    }
-    fn len(&self) -> usize {
-        self.buf.len()
-    }
-}
-
-/// A whole file: header, model info, nine counted sections, the 2.1 soft bodies, trailing.
-#[derive(Clone)]
-struct F {
-    version: f32,
-    globals: Vec<u8>,
-    info: Vec<u8>,
-    sec: Vec<(i32, Vec<u8>)>,
-    soft: Option<(i32, Vec<u8>)>,
-    trailing: Vec<u8>,
-}
-
-impl F {
-    fn new(version: f32, enc: u8, uv: u8, w: [u8; 6]) -> F {
-        let mut globals = vec![enc, uv];
-        globals.extend_from_slice(&w);
-        F {
-            version,
-            globals,
-            info: vec![0; 16],
-            sec: vec![(0, vec![]); 9],
-            soft: (version > 2.05).then(|| (0, vec![])),
-            trailing: vec![],
-        }
-    }
-    fn v20(w: [u8; 6]) -> F {
-        F::new(2.0, 0, 0, w)
-    }
-    fn b(&self) -> B {
-        let mut w = [0u8; 6];
-        w.copy_from_slice(&self.globals[2..8]);
-        B {
-            buf: vec![],
-            enc: self.globals[0],
-            w,
-        }
-    }
-    fn set(&mut self, s: usize, count: i32, body: &B) -> &mut Self {
-        self.sec[s] = (count, body.buf.clone());
-        self
-    }
-    fn header_len(&self) -> usize {
-        9 + self.globals.len()
-    }
-    /// The offset of section `s`'s count.
-    fn offset_of(&self, s: usize) -> usize {
-        self.header_len()
-            + self.info.len()
-            + self.sec[..s]
-                .iter()
-                .map(|(_, b)| 4 + b.len())
-                .sum::<usize>()
-    }
-    fn soft_offset(&self) -> usize {
-        self.offset_of(8) + 4 + self.sec[8].1.len()
-    }
-    fn bytes(&self) -> Vec<u8> {
-        let mut out = b"PMX ".to_vec();
-        out.extend_from_slice(&self.version.to_le_bytes());
-        out.push(self.globals.len() as u8);
-        out.extend_from_slice(&self.globals);
-        out.extend_from_slice(&self.info);
-        for (n, b) in &self.sec {
-            out.extend_from_slice(&n.to_le_bytes());
-            out.extend_from_slice(b);
-        }
-        if let Some((n, b)) = &self.soft {
-            out.extend_from_slice(&n.to_le_bytes());
-            out.extend_from_slice(b);
-        }
-        out.extend_from_slice(&self.trailing);
-        out
-    }
-    /// Reads the file, checks it writes back byte-exactly, returns the model.
-    fn read(&self) -> Pmx {
-        roundtrip(&self.bytes())
-    }
-    fn read_err(&self) -> Error {
-        match Pmx::from_bytes(&self.bytes()) {
-            Ok(_) => panic!("expected a read error"),
-            Err(e) => e,
-        }
-    }
-}
-
-#[track_caller]
-fn roundtrip(bytes: &[u8]) -> Pmx {
-    let pmx = Pmx::from_bytes(bytes).unwrap_or_else(|e| panic!("read failed: {e}"));
-    let out = pmx
-        .to_bytes()
-        .unwrap_or_else(|e| panic!("write failed: {e}"));
-    mmd_tests::assert_bytes_eq(&out, bytes, "round trip");
-    pmx
-}
 
 /// A vertex record: position, normal, uv, `uv_n` additional vec4s, weight, edge scale.
 fn vertex(b: &mut B, uv_n: u8, n: f32, weight: impl FnOnce(&mut B)) {
@@ -218,26 +28,8 @@ fn vertex(b: &mut B, uv_n: u8, n: f32, weight: impl FnOnce(&mut B)) {
     b.f32(1.0);
 }
 
-/// The toon branch of a material record: the shared-toon flag byte, then a 1-byte shared
-/// toon (`S`), a texture index (`X`), or any flag and byte (`Raw`).
-#[derive(Clone, Copy)]
-enum T {
-    S(u8),
-    X(i64),
-    Raw(u8, u8),
-}
-
-impl T {
-    fn write(self, b: &mut B) {
-        match self {
-            T::S(v) => b.u8(1).u8(v),
-            T::X(v) => b.u8(0).ti(v),
-            T::Raw(f, v) => b.u8(f).u8(v),
-        };
-    }
-}
-
-/// A material record with the given flags, texture indices, sphere mode and toon bytes.
+/// A material record with the given flags, texture indices, sphere mode and toon bytes
+/// (English name "en", memo "memo", the shared builder's colours and edge).
 #[allow(clippy::too_many_arguments)]
 fn material(
     b: &mut B,
@@ -249,36 +41,16 @@ fn material(
     toon: T,
     faces: i32,
 ) {
-    b.text(name)
-        .text("en")
-        .f32s(&[0.8, 0.6, 0.4, 0.5])
-        .f32s(&[0.1, 0.2, 0.3])
-        .f32(5.0)
-        .f32s(&[0.3, 0.2, 0.1])
-        .u8(flags)
-        .f32s(&[0.0, 0.0, 0.0, 1.0])
-        .f32(1.0)
-        .ti(tex)
-        .ti(sphere)
-        .u8(sphere_mode);
-    toon.write(b);
-    b.text("memo").i32(faces);
-}
-
-/// The start of a bone record: names, position, parent, layer, flags.
-fn bone_head(b: &mut B, name: &str, pos: [f32; 3], parent: i64, flags: u16) {
-    b.text(name)
-        .text("")
-        .f32s(&pos)
-        .bi(parent)
-        .i32(0)
-        .u16(flags);
-}
-
-/// A bone with only an offset tail (flags 0x001e: rotatable, translatable, visible, enabled).
-fn plain_bone(b: &mut B, name: &str, parent: i64) {
-    bone_head(b, name, [0.0, 1.0, 0.0], parent, 0x001e);
-    b.f32s(&[0.0, 1.0, 0.0]);
+    MaterialRecord {
+        name_en: "en",
+        flags,
+        texture: tex,
+        sphere,
+        sphere_mode,
+        memo: "memo",
+        ..MaterialRecord::new(name, toon, faces)
+    }
+    .write(b);
 }
 
 fn rigid(b: &mut B, bone: i64, shape: u8, mode: u8) {
@@ -781,11 +553,7 @@ fn bad_magic_is_an_error_at_zero() {
 fn globals_count_10_keeps_two_extra_bytes() {
     let mut f = F::v20([1; 6]);
     f.globals.extend_from_slice(&[0x55, 0xaa]);
-    f.info = {
-        let mut b = f.b();
-        b.text("名前").text("name").text("").text("c");
-        b.buf
-    };
+    f.set_info_texts(["名前", "name", "", "c"]);
     let bytes = f.bytes();
     assert_eq!(bytes[8], 10);
     let p = roundtrip(&bytes);
@@ -851,7 +619,7 @@ fn signed_index_boundaries_every_kind() {
         // Bone: parents.
         let mut b = f.b();
         for v in vals {
-            plain_bone(&mut b, "b", v);
+            plain_bone(&mut b, "b", [0.0, 1.0, 0.0], v);
         }
         f.set(BONES, 4, &b);
         // Material (material morph) and morph (group morph).
@@ -954,7 +722,7 @@ fn each_kind_uses_its_own_width() {
     material(&mut b, "m", 0, 100, -1, 0, T::X(7), 3);
     f.set(MATERIALS, 1, &b);
     let mut b = f.b();
-    plain_bone(&mut b, "b", 100);
+    plain_bone(&mut b, "b", [0.0, 1.0, 0.0], 100);
     f.set(BONES, 1, &b);
     let mut b = f.b();
     b.text("g").text("").u8(0).u8(0).i32(1).moi(30000).f32(1.0);
@@ -968,14 +736,7 @@ fn each_kind_uses_its_own_width() {
         .f32s(&[1.0; 28]);
     f.set(MORPHS, 2, &b);
     let mut b = f.b();
-    b.text("f")
-        .text("")
-        .u8(0)
-        .i32(2)
-        .u8(0)
-        .bi(3)
-        .u8(1)
-        .moi(-300);
+    display_frame(&mut b, "f", "", 0, &[(0, 3), (1, -300)]);
     f.set(FRAMES, 1, &b);
     let mut b = f.b();
     rigid(&mut b, 9, 0, 0);
@@ -1059,20 +820,16 @@ fn utf8_text_with_surrogate_pair() {
     assert_eq!(p.model.name_en.as_bytes().len(), 9);
 }
 
-#[test]
-fn undecodable_utf16_kept_raw() {
-    let raws: [&[u8]; 4] = [
-        &[0x00, 0xd8],                         // lone high surrogate
-        &[0x00, 0xdc, 0x41, 0x00],             // lone low surrogate
-        &[0x41, 0x00, 0x42],                   // odd byte length
-        &[0x3d, 0xd8, 0x00, 0xde, 0x3d, 0xd8], // a pair, then a lone high surrogate
-    ];
-    let mut f = F::new(2.0, 0, 0, [1; 6]);
-    let mut b = f.b();
-    for r in raws {
-        b.raw_text(r);
-    }
-    f.info = b.buf;
+/// Builds a file in encoding `enc` whose four model-info texts are `raws`, and checks each
+/// is kept raw: it does not decode and its bytes are as written. Returns the model.
+#[track_caller]
+fn info_kept_raw(enc: u8, raws: [&[u8]; 4]) -> Pmx {
+    let mut f = F::new(2.0, enc, 0, [1; 6]);
+    f.set_info(|b| {
+        for r in raws {
+            b.raw_text(r);
+        }
+    });
     let p = f.read();
     for (t, r) in [
         &p.model.name,
@@ -1086,6 +843,18 @@ fn undecodable_utf16_kept_raw() {
         assert_eq!(t.to_str(), None, "{r:02x?}");
         assert_eq!(t.as_bytes(), r);
     }
+    p
+}
+
+#[test]
+fn undecodable_utf16_kept_raw() {
+    let raws: [&[u8]; 4] = [
+        &[0x00, 0xd8],                         // lone high surrogate
+        &[0x00, 0xdc, 0x41, 0x00],             // lone low surrogate
+        &[0x41, 0x00, 0x42],                   // odd byte length
+        &[0x3d, 0xd8, 0x00, 0xde, 0x3d, 0xd8], // a pair, then a lone high surrogate
+    ];
+    let p = info_kept_raw(0, raws);
     for t in [&p.model.name, &p.model.name_en, &p.model.comment_en] {
         assert!(t.to_string_lossy().contains('\u{FFFD}'), "{t:?}");
     }
@@ -1104,25 +873,7 @@ fn utf16_odd_byte_length_lossy_view_shows_replacement() {
 #[test]
 fn undecodable_utf8_kept_raw() {
     let raws: [&[u8]; 4] = [&[0x80], &[0xe3, 0x81], &[0xc0, 0x80], &[b'o', b'k', 0xff]];
-    let mut f = F::new(2.0, 1, 0, [1; 6]);
-    let mut b = f.b();
-    for r in raws {
-        b.raw_text(r);
-    }
-    f.info = b.buf;
-    let p = f.read();
-    for (t, r) in [
-        &p.model.name,
-        &p.model.name_en,
-        &p.model.comment,
-        &p.model.comment_en,
-    ]
-    .into_iter()
-    .zip(raws)
-    {
-        assert_eq!(t.to_str(), None, "{r:02x?}");
-        assert_eq!(t.as_bytes(), r);
-    }
+    info_kept_raw(1, raws);
 }
 
 #[test]
@@ -1401,7 +1152,7 @@ fn toon_shared_and_texture_branches() {
         assert_eq!(b.len() - one, 3 * one + 2 * (w as usize - 1));
         f.set(MATERIALS, 4, &b);
         let mut bb = f.b();
-        plain_bone(&mut bb, "after", -1);
+        plain_bone(&mut bb, "after", [0.0, 1.0, 0.0], -1);
         f.set(BONES, 1, &bb);
         let p = f.read();
         assert_eq!(p.materials[0].toon, Toon::Shared(9));
@@ -1525,25 +1276,14 @@ fn bone_blocks_each_alone() {
 fn bone_ik_links_with_and_without_limits() {
     let mut f = F::v20([1, 1, 1, 2, 1, 1]);
     let mut b = f.b();
-    bone_head(&mut b, "ik", [0.0; 3], -1, 0x0020);
-    b.f32s(&[0.0; 3])
-        .bi(3)
-        .i32(40)
-        .f32(2.0)
-        .i32(3)
-        .bi(2)
-        .u8(1)
-        .f32s(&[-3.1, 0.0, 0.0])
-        .f32s(&[-0.01, 0.0, 0.0])
-        .bi(1)
-        .u8(0)
-        .bi(-1)
-        .u8(1)
-        .f32s(&[-1.0, -2.0, -3.0])
-        .f32s(&[1.0, 2.0, 3.0]);
-    bone_head(&mut b, "ik0", [0.0; 3], -1, 0x0020);
-    b.f32s(&[0.0; 3]).bi(0).i32(1).f32(0.5).i32(0);
-    plain_bone(&mut b, "after", 0);
+    let links: [Link; 3] = [
+        (2, 1, Some([-3.1, 0.0, 0.0, -0.01, 0.0, 0.0])),
+        (1, 0, None),
+        (-1, 1, Some([-1.0, -2.0, -3.0, 1.0, 2.0, 3.0])),
+    ];
+    ik_bone(&mut b, "ik", 3, 40, 2.0, &links);
+    ik_bone(&mut b, "ik0", 0, 1, 0.5, &[]);
+    plain_bone(&mut b, "after", [0.0, 1.0, 0.0], 0);
     f.set(BONES, 3, &b);
     let p = f.read();
     let ik = p.bones[0].ik.as_ref().unwrap();
@@ -1582,7 +1322,7 @@ fn bone_unknown_flag_bits_kept() {
     let mut b = f.b();
     bone_head(&mut b, "u", [0.0; 3], -1, 0x4040 | 0x8000 | 0x001e);
     b.f32s(&[0.0, 1.0, 0.0]);
-    plain_bone(&mut b, "next", 0);
+    plain_bone(&mut b, "next", [0.0, 1.0, 0.0], 0);
     f.set(BONES, 2, &b);
     let p = f.read();
     assert_eq!(p.bones[0].flags.bits(), 0xc05e);
@@ -1610,7 +1350,7 @@ fn bone_all_blocks_in_file_order() {
         .i32(1)
         .bi(4)
         .u8(0); // IK
-    plain_bone(&mut b, "next", 0);
+    plain_bone(&mut b, "next", [0.0, 1.0, 0.0], 0);
     f.set(BONES, 2, &b);
     let p = f.read();
     let a = &p.bones[0];
@@ -1701,14 +1441,7 @@ fn every_morph_type_reads_its_layout() {
         o => panic!("{o:?}"),
     }
     for ty in 3..=7usize {
-        let o = match &p.morphs[ty].offsets {
-            MorphOffsets::Uv(o)
-            | MorphOffsets::AdditionalUv1(o)
-            | MorphOffsets::AdditionalUv2(o)
-            | MorphOffsets::AdditionalUv3(o)
-            | MorphOffsets::AdditionalUv4(o) => o,
-            o => panic!("{o:?}"),
-        };
+        let o = uv_offsets(&p.morphs[ty].offsets);
         assert_eq!(o[0].vertex, VertexIndex(ty as u32));
         assert_eq!(o[0].offset, [ty as f32, 0.5, 0.25, 0.125]);
     }
@@ -1764,26 +1497,10 @@ fn unknown_morph_type_is_an_error() {
 fn display_frame_elements_bone_and_morph() {
     let mut f = F::v20([1, 1, 1, 2, 4, 1]);
     let mut b = f.b();
-    b.text("Root").text("Root").u8(1).i32(1).u8(0).bi(0);
-    b.text("表情")
-        .text("Exp")
-        .u8(1)
-        .i32(2)
-        .u8(1)
-        .moi(0)
-        .u8(1)
-        .moi(-1);
-    b.text("他")
-        .text("")
-        .u8(0)
-        .i32(3)
-        .u8(0)
-        .bi(32767)
-        .u8(1)
-        .moi(70000)
-        .u8(0)
-        .bi(-1);
-    b.text("空").text("").u8(0).i32(0);
+    display_frame(&mut b, "Root", "Root", 1, &[(0, 0)]);
+    display_frame(&mut b, "表情", "Exp", 1, &[(1, 0), (1, -1)]);
+    display_frame(&mut b, "他", "", 0, &[(0, 32767), (1, 70000), (0, -1)]);
+    display_frame(&mut b, "空", "", 0, &[]);
     f.set(FRAMES, 4, &b);
     let p = f.read();
     let fr = &p.display_frames;
@@ -1816,7 +1533,7 @@ fn display_frame_elements_bone_and_morph() {
 fn unknown_display_frame_target_is_an_error() {
     let mut f = F::v20([1; 6]);
     let mut b = f.b();
-    b.text("f").text("").u8(0).i32(2).u8(0).bi(0).u8(2).bi(0);
+    display_frame(&mut b, "f", "", 0, &[(0, 0), (2, 0)]);
     f.set(FRAMES, 1, &b);
     let e = f.read_err();
     assert_eq!(e.path_string(), "display_frames[0].elements[1]", "{e}");
@@ -2097,14 +1814,6 @@ fn nested_count_far_beyond_fails_at_once() {
 // Errors on write.
 // ---------------------------------------------------------------------------------------
 
-fn sample_model(name: &str) -> Pmx {
-    let (_, bytes) = pmx_samples()
-        .into_iter()
-        .find(|(n, _)| n == name)
-        .unwrap_or_else(|| panic!("no sample {name}"));
-    Pmx::from_bytes(&bytes).unwrap()
-}
-
 #[track_caller]
 fn write_err(p: &Pmx) -> Error {
     match p.to_bytes() {
@@ -2116,7 +1825,7 @@ fn write_err(p: &Pmx) -> Error {
 #[test]
 fn index_that_does_not_fit_is_a_write_error_naming_the_path() {
     // Widths 1 everywhere: 128 does not fit a signed byte, 256 not an unsigned one.
-    let base = sample_model("pmx/full_v21_idx1_utf16_uv4.pmx");
+    let base = sample("pmx/full_v21_idx1_utf16_uv4.pmx").1;
     type Edit = fn(&mut Pmx);
     let cases: Vec<(&str, Edit)> = vec![
         ("vertices[0].weight.Bdef1.bone", |p| {
@@ -2192,13 +1901,13 @@ fn index_that_does_not_fit_is_a_write_error_naming_the_path() {
 
 #[test]
 fn two_byte_vertex_index_65536_does_not_fit() {
-    let mut p = sample_model("pmx/full_v21_idx2_utf8_uv0.pmx");
+    let mut p = sample("pmx/full_v21_idx2_utf8_uv0.pmx").1;
     p.faces[7] = VertexIndex(65535);
     assert!(p.to_bytes().is_ok());
     p.faces[7] = VertexIndex(65536);
     let e = write_err(&p);
     assert_eq!(e.path_string(), "faces[7]", "{e}");
-    let mut p = sample_model("pmx/full_v21_idx2_utf8_uv0.pmx");
+    let mut p = sample("pmx/full_v21_idx2_utf8_uv0.pmx").1;
     p.bones[0].parent = BoneIndex::from_raw(32768);
     assert_eq!(write_err(&p).path_string(), "bones[0].parent");
     p.bones[0].parent = BoneIndex::from_raw(-32768);
@@ -2207,7 +1916,7 @@ fn two_byte_vertex_index_65536_does_not_fit() {
 
 #[test]
 fn write_checks_the_model_is_consistent() {
-    let base = sample_model("pmx/full_v21_idx2_utf8_uv0.pmx");
+    let base = sample("pmx/full_v21_idx2_utf8_uv0.pmx").1;
     // A flag says IK, but there is no IK block.
     let mut p = base.clone();
     p.bones[7].ik = None;
@@ -2237,11 +1946,11 @@ fn write_checks_the_model_is_consistent() {
     p.bones[3].name = PmxText::new("x", TextEncoding::Utf16Le);
     assert_eq!(write_err(&p).path_string(), "bones[3].name");
     // Soft bodies in a 2.0 file.
-    let mut p = sample_model("pmx/full_v20_idx_mixed_utf16.pmx");
+    let mut p = sample("pmx/full_v20_idx_mixed_utf16.pmx").1;
     p.soft_bodies = Some(vec![]);
     assert_eq!(write_err(&p).path_string(), "soft_bodies");
     // Trailing bytes after an absent 2.1 soft-body section would read back as soft bodies.
-    let mut p = sample_model("pmx/v21_no_soft_body_section.pmx");
+    let mut p = sample("pmx/v21_no_soft_body_section.pmx").1;
     p.trailing = vec![0];
     assert_eq!(write_err(&p).path_string(), "trailing");
     // A header with an index width of 3.

@@ -10,162 +10,14 @@
 use mmd_formats::pmx::*;
 use mmd_formats::samples::pmx_samples;
 use mmd_formats::{BoneIndex, Encode, ErrorKind, MaterialIndex, TextureIndex, VertexIndex};
+use mmd_tests::pmx_bytes::*;
 
 // ---------------------------------------------------------------------------------------
-// A hand byte builder (seed layouts).
+// Record writers for this suite, on the shared hand byte builder (seed layouts).
 // ---------------------------------------------------------------------------------------
 
-const VERTICES: usize = 0;
-const FACES: usize = 1;
-const MATERIALS: usize = 3;
-const BONES: usize = 4;
-const MORPHS: usize = 5;
-const FRAMES: usize = 6;
-const RIGIDS: usize = 7;
-const JOINTS: usize = 8;
-
-#[derive(Clone)]
-struct B {
-    buf: Vec<u8>,
-    enc: u8,
-    w: [u8; 6],
-}
-
-impl B {
-    fn u8(&mut self, v: u8) -> &mut Self {
-        self.buf.push(v);
-        self
-    }
-    fn u16(&mut self, v: u16) -> &mut Self {
-        self.raw(&v.to_le_bytes())
-    }
-    fn i32(&mut self, v: i32) -> &mut Self {
-        self.raw(&v.to_le_bytes())
-    }
-    fn f32s(&mut self, v: &[f32]) -> &mut Self {
-        for x in v {
-            self.raw(&x.to_le_bytes());
-        }
-        self
-    }
-    fn raw(&mut self, v: &[u8]) -> &mut Self {
-        self.buf.extend_from_slice(v);
-        self
-    }
-    fn int(&mut self, w: u8, v: i64) -> &mut Self {
-        let b = v.to_le_bytes();
-        self.raw(&b[..w as usize])
-    }
-    fn vi(&mut self, v: i64) -> &mut Self {
-        self.int(self.w[0], v)
-    }
-    fn ti(&mut self, v: i64) -> &mut Self {
-        self.int(self.w[1], v)
-    }
-    fn mi(&mut self, v: i64) -> &mut Self {
-        self.int(self.w[2], v)
-    }
-    fn bi(&mut self, v: i64) -> &mut Self {
-        self.int(self.w[3], v)
-    }
-    fn moi(&mut self, v: i64) -> &mut Self {
-        self.int(self.w[4], v)
-    }
-    fn ri(&mut self, v: i64) -> &mut Self {
-        self.int(self.w[5], v)
-    }
-    fn text(&mut self, s: &str) -> &mut Self {
-        let b: Vec<u8> = if self.enc == 0 {
-            s.encode_utf16().flat_map(u16::to_le_bytes).collect()
-        } else {
-            s.as_bytes().to_vec()
-        };
-        self.i32(b.len() as i32).raw(&b)
-    }
-    fn len(&self) -> usize {
-        self.buf.len()
-    }
-}
-
-#[derive(Clone)]
-struct F {
-    version: f32,
-    globals: Vec<u8>,
-    info: Vec<u8>,
-    sec: Vec<(i32, Vec<u8>)>,
-    soft: Option<(i32, Vec<u8>)>,
-    trailing: Vec<u8>,
-}
-
-impl F {
-    fn new(version: f32, enc: u8, uv: u8, w: [u8; 6]) -> F {
-        let mut globals = vec![enc, uv];
-        globals.extend_from_slice(&w);
-        F {
-            version,
-            globals,
-            info: vec![0; 16],
-            sec: vec![(0, vec![]); 9],
-            soft: (version > 2.05).then(|| (0, vec![])),
-            trailing: vec![],
-        }
-    }
-    fn v20(w: [u8; 6]) -> F {
-        F::new(2.0, 0, 0, w)
-    }
-    fn b(&self) -> B {
-        let mut w = [0u8; 6];
-        w.copy_from_slice(&self.globals[2..8]);
-        B {
-            buf: vec![],
-            enc: self.globals[0],
-            w,
-        }
-    }
-    fn set(&mut self, s: usize, count: i32, body: &B) -> &mut Self {
-        self.sec[s] = (count, body.buf.clone());
-        self
-    }
-    fn offset_of(&self, s: usize) -> usize {
-        9 + self.globals.len()
-            + self.info.len()
-            + self.sec[..s]
-                .iter()
-                .map(|(_, b)| 4 + b.len())
-                .sum::<usize>()
-    }
-    fn bytes(&self) -> Vec<u8> {
-        let mut out = b"PMX ".to_vec();
-        out.extend_from_slice(&self.version.to_le_bytes());
-        out.push(self.globals.len() as u8);
-        out.extend_from_slice(&self.globals);
-        out.extend_from_slice(&self.info);
-        for (n, b) in &self.sec {
-            out.extend_from_slice(&n.to_le_bytes());
-            out.extend_from_slice(b);
-        }
-        if let Some((n, b)) = &self.soft {
-            out.extend_from_slice(&n.to_le_bytes());
-            out.extend_from_slice(b);
-        }
-        out.extend_from_slice(&self.trailing);
-        out
-    }
-    fn read(&self) -> Pmx {
-        roundtrip(&self.bytes())
-    }
-}
-
-#[track_caller]
-fn roundtrip(bytes: &[u8]) -> Pmx {
-    let pmx = Pmx::from_bytes(bytes).unwrap_or_else(|e| panic!("read failed: {e}"));
-    let out = pmx
-        .to_bytes()
-        .unwrap_or_else(|e| panic!("write failed: {e}"));
-    mmd_tests::assert_bytes_eq(&out, bytes, "round trip");
-    pmx
-}
-
+/// A vertex record: position (n, 0, 0), normal (0, 1, 0), uv 0, `uv_n` zero vec4s, weight,
+/// edge scale 1.
 fn vertex(b: &mut B, uv_n: u8, n: f32, weight: impl FnOnce(&mut B)) {
     b.f32s(&[n, 0.0, 0.0])
         .f32s(&[0.0, 1.0, 0.0])
@@ -177,59 +29,29 @@ fn vertex(b: &mut B, uv_n: u8, n: f32, weight: impl FnOnce(&mut B)) {
     b.f32s(&[1.0]);
 }
 
-/// The toon branch of a material record: the shared-toon flag byte, then a 1-byte shared
-/// toon (`S`) or a texture index (`X`).
-#[derive(Clone, Copy)]
-enum T {
-    S(u8),
-    X(i64),
-}
-
-impl T {
-    fn write(self, b: &mut B) {
-        match self {
-            T::S(v) => b.u8(1).u8(v),
-            T::X(v) => b.u8(0).ti(v),
-        };
-    }
-}
-
+/// A material record named `name` with the given toon and face count, the rest as
+/// [`MaterialRecord::new`] gives it.
 fn material(b: &mut B, name: &str, toon: T, faces: i32) {
-    b.text(name)
-        .text("")
-        .f32s(&[0.8, 0.6, 0.4, 0.5])
-        .f32s(&[0.1, 0.2, 0.3, 5.0])
-        .f32s(&[0.3, 0.2, 0.1])
-        .u8(0x1f)
-        .f32s(&[0.0, 0.0, 0.0, 1.0, 1.0])
-        .ti(0)
-        .ti(-1)
-        .u8(0);
-    toon.write(b);
-    b.text("").i32(faces);
+    MaterialRecord::new(name, toon, faces).write(b);
 }
 
-fn bone_head(b: &mut B, name: &str, pos: [f32; 3], parent: i64, flags: u16) {
-    b.text(name)
-        .text("")
-        .f32s(&pos)
-        .bi(parent)
-        .i32(0)
-        .u16(flags);
-}
-
-fn plain_bone(b: &mut B, name: &str, pos: [f32; 3], parent: i64) {
-    bone_head(b, name, pos, parent, 0x001e);
-    b.f32s(&[0.0, 1.0, 0.0]);
-}
-
-fn sample(name: &str) -> (Vec<u8>, Pmx) {
-    let (_, bytes) = pmx_samples()
-        .into_iter()
-        .find(|(n, _)| n == name)
-        .unwrap_or_else(|| panic!("no sample {name}"));
-    let p = Pmx::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-    (bytes, p)
+/// A material "m" with every colour and edge value 0, shared toon 0, empty memo and no
+/// faces, with the given draw flags, texture indices and sphere mode.
+fn zeroed_material(
+    flags: u8,
+    texture: i64,
+    sphere: i64,
+    sphere_mode: u8,
+) -> MaterialRecord<'static> {
+    MaterialRecord {
+        colours: [0.0; 11],
+        flags,
+        edge: [0.0; 5],
+        texture,
+        sphere,
+        sphere_mode,
+        ..MaterialRecord::new("m", T::S(0), 0)
+    }
 }
 
 /// The size in bytes of one value written with the model's context.
@@ -276,11 +98,7 @@ fn record_starts(p: &Pmx) -> Vec<Vec<usize>> {
 fn globals_count_may_exceed_eight() {
     let mut f = F::new(2.1, 0, 0, [1; 6]);
     f.globals.extend_from_slice(&[9, 9, 9]);
-    f.info = {
-        let mut b = f.b();
-        b.text("名").text("n").text("").text("");
-        b.buf
-    };
+    f.set_info_texts(["名", "n", "", ""]);
     let mut b = f.b();
     plain_bone(&mut b, "b", [0.0; 3], -1);
     f.set(BONES, 1, &b);
@@ -330,14 +148,7 @@ fn index_width_comes_from_the_header_per_kind() {
         material(&mut b, "m", T::X(5), 3);
         f.set(MATERIALS, 1, &b);
         let mut b = f.b();
-        b.text("f")
-            .text("")
-            .u8(0)
-            .i32(2)
-            .u8(0)
-            .bi(100)
-            .u8(1)
-            .moi(-1);
+        display_frame(&mut b, "f", "", 0, &[(0, 100), (1, -1)]);
         f.set(FRAMES, 1, &b);
         f.read()
     };
@@ -444,17 +255,9 @@ fn string_length_is_bytes_not_chars() {
 #[test]
 fn text_encoding_follows_the_header() {
     let mut a = F::new(2.0, 0, 0, [1; 6]);
-    a.info = {
-        let mut b = a.b();
-        b.text("ミク").text("").text("").text("");
-        b.buf
-    };
+    a.set_info_texts(["ミク", "", "", ""]);
     let mut c = F::new(2.0, 1, 0, [1; 6]);
-    c.info = {
-        let mut b = c.b();
-        b.text("ミク").text("").text("").text("");
-        b.buf
-    };
+    c.set_info_texts(["ミク", "", "", ""]);
     let pa = a.read();
     let pc = c.read();
     assert_eq!(pa.model.name.as_bytes(), &[0xdf, 0x30, 0xaf, 0x30]);
@@ -815,18 +618,7 @@ fn sphere_mode_255_kept() {
     let mut f = F::v20([1; 6]);
     let mut b = f.b();
     for mode in [3u8, 255] {
-        b.text("m")
-            .text("")
-            .f32s(&[0.0; 11])
-            .u8(0)
-            .f32s(&[0.0; 5])
-            .ti(0)
-            .ti(1)
-            .u8(mode)
-            .u8(1)
-            .u8(0)
-            .text("")
-            .i32(0);
+        zeroed_material(0, 0, 1, mode).write(&mut b);
     }
     f.set(MATERIALS, 2, &b);
     let p = f.read();
@@ -843,18 +635,7 @@ fn material_draw_flags_beyond_0x08_kept() {
     let mut f = F::v20([1; 6]);
     let mut b = f.b();
     for flags in [0x10u8, 0x20, 0x40, 0x80, 0xf0] {
-        b.text("m")
-            .text("")
-            .f32s(&[0.0; 11])
-            .u8(flags)
-            .f32s(&[0.0; 5])
-            .ti(0)
-            .ti(0)
-            .u8(0)
-            .u8(1)
-            .u8(0)
-            .text("")
-            .i32(0);
+        zeroed_material(flags, 0, 0, 0).write(&mut b);
     }
     f.set(MATERIALS, 5, &b);
     let p = f.read();
@@ -1068,19 +849,9 @@ fn unknown_bone_flag_bits_kept() {
 fn ik_link_limits_only_when_flagged() {
     let mut f = F::v20([1; 6]);
     let mut b = f.b();
-    bone_head(&mut b, "ik", [0.0; 3], -1, 0x0020);
-    b.f32s(&[0.0; 3])
-        .bi(1)
-        .i32(40)
-        .f32s(&[2.0])
-        .i32(2)
-        .bi(2)
-        .u8(0)
-        .bi(3)
-        .u8(1)
-        .f32s(&[-1.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
-    bone_head(&mut b, "ik0", [0.0; 3], -1, 0x0020);
-    b.f32s(&[0.0; 3]).bi(1).i32(3).f32s(&[1.0]).i32(0);
+    let links: [Link; 2] = [(2, 0, None), (3, 1, Some([-1.0, 0.0, 0.0, 1.0, 0.0, 0.0]))];
+    ik_bone(&mut b, "ik", 1, 40, 2.0, &links);
+    ik_bone(&mut b, "ik0", 1, 3, 1.0, &[]);
     plain_bone(&mut b, "after", [5.0; 3], -1);
     f.set(BONES, 3, &b);
     let p = f.read();
@@ -1123,14 +894,7 @@ fn morph_types_4_to_7_laid_out_like_uv() {
         let ctx = p.context().unwrap();
         for (i, m) in p.morphs.iter().take(5).enumerate() {
             let ty = i as u32 + 3;
-            let o = match &m.offsets {
-                MorphOffsets::Uv(o)
-                | MorphOffsets::AdditionalUv1(o)
-                | MorphOffsets::AdditionalUv2(o)
-                | MorphOffsets::AdditionalUv3(o)
-                | MorphOffsets::AdditionalUv4(o) => o,
-                o => panic!("{o:?}"),
-            };
+            let o = uv_offsets(&m.offsets);
             assert_eq!(o[1].vertex, VertexIndex(ty * 10 + 1));
             assert_eq!(o[1].offset, [ty as f32, 1.0, 0.5, 0.25]);
             sizes.push(size_of(&m.offsets, &ctx));
@@ -1307,17 +1071,8 @@ fn pmx20_file_may_use_21_morph_and_joint_types() {
 fn display_frame_element_width_follows_its_target() {
     let mut f = F::v20([1, 1, 1, 1, 4, 1]);
     let mut b = f.b();
-    b.text("f")
-        .text("")
-        .u8(0)
-        .i32(3)
-        .u8(1)
-        .moi(1000)
-        .u8(0)
-        .bi(5)
-        .u8(1)
-        .moi(-1);
-    b.text("g").text("").u8(1).i32(0);
+    display_frame(&mut b, "f", "", 0, &[(1, 1000), (0, 5), (1, -1)]);
+    display_frame(&mut b, "g", "", 1, &[]);
     f.set(FRAMES, 2, &b);
     let p = f.read();
     assert_eq!(
@@ -1573,13 +1328,6 @@ fn edit_changes_only_its_own_bytes() {
 // traced to the seed it cites.
 // ---------------------------------------------------------------------------------------
 
-fn read_err(f: &F) -> mmd_formats::Error {
-    match Pmx::from_bytes(&f.bytes()) {
-        Ok(_) => panic!("expected a read error"),
-        Err(e) => e,
-    }
-}
-
 // Seeds 000 (`PMX ` (末尾は空白)), 001 (`PMX `（0x50 0x4D 0x58 0x20）), 002 ("Notice the space at
 // the end") [1].
 #[test]
@@ -1602,7 +1350,7 @@ fn globals_count_below_8_is_an_error() {
     for n in [0usize, 5, 7] {
         let mut f = F::v20([1; 6]);
         f.globals.truncate(n);
-        let e = read_err(&f);
+        let e = f.read_err();
         assert_eq!(
             (e.offset(), e.path_string().as_str()),
             (8, "header.globals"),
@@ -1629,7 +1377,7 @@ fn globals_order_maps_to_six_widths() {
 fn index_width_3_is_an_error() {
     let mut f = F::v20([1; 6]);
     f.globals[5] = 3;
-    let e = read_err(&f);
+    let e = f.read_err();
     assert_eq!(e.offset(), 9 + 5);
     assert_eq!(e.path_string(), "header.globals[5]");
     assert!(matches!(e.kind(), ErrorKind::Invalid { .. }));
@@ -1640,11 +1388,9 @@ fn index_width_3_is_an_error() {
 #[test]
 fn unknown_encoding_keeps_text_raw() {
     let mut f = F::new(2.0, 2, 0, [1; 6]);
-    f.info = {
-        let mut b = f.b();
+    f.set_info(|b| {
         b.i32(3).raw(&[0x81, 0x40, 0x41]).i32(0).i32(0).i32(0);
-        b.buf
-    };
+    });
     let p = f.read();
     assert_eq!(
         p.context().unwrap().encoding,
@@ -1703,24 +1449,20 @@ fn writer_keeps_declared_widths_wider_than_needed() {
 #[test]
 fn text_negative_or_oversized_length_is_an_error() {
     let mut f = F::v20([1; 6]);
-    f.info = {
-        let mut b = f.b();
+    f.set_info(|b| {
         b.i32(-2);
-        b.buf
-    };
-    let e = read_err(&f);
+    });
+    let e = f.read_err();
     assert_eq!(
         (e.offset(), e.path_string().as_str()),
         (17, "model.name"),
         "{e}"
     );
     assert!(matches!(e.kind(), ErrorKind::Invalid { .. }));
-    f.info = {
-        let mut b = f.b();
+    f.set_info(|b| {
         b.i32(0x7fff_fff0);
-        b.buf
-    };
-    let e = read_err(&f);
+    });
+    let e = f.read_err();
     assert!(e.is_truncated(), "{e}");
     assert_eq!(e.path_string(), "model.name");
 }
@@ -1730,11 +1472,7 @@ fn text_negative_or_oversized_length_is_an_error() {
 #[test]
 fn model_info_four_texts_in_order() {
     let mut f = F::v20([1; 6]);
-    f.info = {
-        let mut b = f.b();
-        b.text("名前").text("name").text("コメント").text("comment");
-        b.buf
-    };
+    f.set_info_texts(["名前", "name", "コメント", "comment"]);
     let p = f.read();
     let got: Vec<String> = [
         &p.model.name,
@@ -1757,11 +1495,9 @@ fn undecodable_text_kept_raw() {
         (1, vec![0xc3, 0x28]),
     ] {
         let mut f = F::new(2.0, enc, 0, [1; 6]);
-        f.info = {
-            let mut b = f.b();
+        f.set_info(|b| {
             b.i32(raw.len() as i32).raw(&raw).i32(0).i32(0).i32(0);
-            b.buf
-        };
+        });
         let p = f.read();
         assert_eq!(p.model.name.to_str(), None);
         assert_eq!(p.model.name.as_bytes(), &raw[..]);
@@ -1773,11 +1509,7 @@ fn undecodable_text_kept_raw() {
 #[test]
 fn text_newlines_not_normalised() {
     let mut f = F::v20([1; 6]);
-    f.info = {
-        let mut b = f.b();
-        b.text("a\r\nb").text("a\nb").text("a\rb").text("\r\n");
-        b.buf
-    };
+    f.set_info_texts(["a\r\nb", "a\nb", "a\rb", "\r\n"]);
     let p = f.read();
     assert_eq!(p.model.name.as_bytes().len(), 8);
     assert_eq!(p.model.name_en.to_str().as_deref(), Some("a\nb"));
@@ -1817,7 +1549,7 @@ fn unknown_weight_type_is_an_error_with_offset() {
         b.u8(7).bi(0);
     });
     f.set(VERTICES, 2, &b);
-    let e = read_err(&f);
+    let e = f.read_err();
     assert_eq!(e.path_string(), "vertices[1].weight");
     assert_eq!(e.offset() as usize, f.offset_of(VERTICES) + 4 + 38 + 32);
 }
@@ -1872,18 +1604,13 @@ fn texture_paths_kept_verbatim() {
 fn toon_flag_2_is_an_error() {
     let mut f = F::v20([1; 6]);
     let mut b = f.b();
-    b.text("m")
-        .text("")
-        .f32s(&[0.0; 11])
-        .u8(0)
-        .f32s(&[0.0; 5])
-        .ti(0)
-        .ti(0)
-        .u8(0);
-    let at = b.len();
-    b.u8(2).u8(0).text("").i32(0);
+    let at = MaterialRecord {
+        toon: T::Raw(2, 0),
+        ..zeroed_material(0, 0, 0, 0)
+    }
+    .write(&mut b);
     f.set(MATERIALS, 1, &b);
-    let e = read_err(&f);
+    let e = f.read_err();
     assert_eq!(e.path_string(), "materials[0].toon");
     assert_eq!(e.offset() as usize, f.offset_of(MATERIALS) + 4 + at);
 }
@@ -1894,19 +1621,14 @@ fn toon_flag_2_is_an_error() {
 fn material_colour_field_order_and_memo() {
     let mut f = F::v20([1; 6]);
     let mut b = f.b();
-    let v: Vec<f32> = (1..=11).map(|k| k as f32).collect();
-    b.text("m")
-        .text("")
-        .f32s(&v)
-        .u8(0x1f)
-        .f32s(&[12.0, 13.0, 14.0, 15.0, 16.0]);
-    b.ti(-1)
-        .ti(-1)
-        .u8(0)
-        .u8(1)
-        .u8(0)
-        .text("#script\r\nline")
-        .i32(0);
+    MaterialRecord {
+        colours: std::array::from_fn(|k| (k + 1) as f32),
+        edge: [12.0, 13.0, 14.0, 15.0, 16.0],
+        texture: -1,
+        memo: "#script\r\nline",
+        ..MaterialRecord::new("m", T::S(0), 0)
+    }
+    .write(&mut b);
     f.set(MATERIALS, 1, &b);
     let p = f.read();
     let m = &p.materials[0];
@@ -1962,15 +1684,14 @@ fn external_parent_key_is_4_bytes_at_bone_width_1() {
 fn ik_has_limit_2_is_kept_or_refused() {
     let mut f = F::v20([1; 6]);
     let mut b = f.b();
-    bone_head(&mut b, "ik", [0.0; 3], -1, 0x0020);
-    b.f32s(&[0.0; 3])
-        .bi(0)
-        .i32(1)
-        .f32s(&[1.0])
-        .i32(1)
-        .bi(0)
-        .u8(2);
-    b.f32s(&[-1.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
+    ik_bone(
+        &mut b,
+        "ik",
+        0,
+        1,
+        1.0,
+        &[(0, 2, Some([-1.0, 0.0, 0.0, 1.0, 0.0, 0.0]))],
+    );
     f.set(BONES, 1, &b);
     let bytes = f.bytes();
     if let Ok(p) = Pmx::from_bytes(&bytes) {
@@ -2011,7 +1732,7 @@ fn morph_type_11_is_an_error_panel_and_empty_offsets_kept() {
     let mut b = f.b();
     b.text("x").text("").u8(0).u8(11).i32(0);
     f.set(MORPHS, 1, &b);
-    let e = read_err(&f);
+    let e = f.read_err();
     assert_eq!(e.path_string(), "morphs[0].offsets");
     assert_eq!(e.offset() as usize, f.offset_of(MORPHS) + 4 + 6 + 4 + 1);
 }
@@ -2021,8 +1742,8 @@ fn morph_type_11_is_an_error_panel_and_empty_offsets_kept() {
 fn display_frame_target_2_is_an_error_special_flag_kept() {
     let mut f = F::v20([1; 6]);
     let mut b = f.b();
-    b.text("Root").text("").u8(1).i32(0);
-    b.text("x").text("").u8(7).i32(0);
+    display_frame(&mut b, "Root", "", 1, &[]);
+    display_frame(&mut b, "x", "", 7, &[]);
     f.set(FRAMES, 2, &b);
     let p = f.read();
     assert_eq!(
@@ -2030,9 +1751,9 @@ fn display_frame_target_2_is_an_error_special_flag_kept() {
         (1, 7)
     );
     let mut b = f.b();
-    b.text("f").text("").u8(0).i32(1).u8(2).bi(0);
+    display_frame(&mut b, "f", "", 0, &[(2, 0)]);
     f.set(FRAMES, 1, &b);
-    let e = read_err(&f);
+    let e = f.read_err();
     assert_eq!(e.path_string(), "display_frames[0].elements[0]");
 }
 
