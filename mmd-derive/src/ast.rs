@@ -101,12 +101,30 @@ impl TagKind {
         let id = p.path.get_ident()?.to_string();
         Some(match id.as_str() {
             "bool" => TagKind::Bool,
-            "u8" => TagKind::Int { signed: false, bits: 8 },
-            "u16" => TagKind::Int { signed: false, bits: 16 },
-            "u32" => TagKind::Int { signed: false, bits: 32 },
-            "i8" => TagKind::Int { signed: true, bits: 8 },
-            "i16" => TagKind::Int { signed: true, bits: 16 },
-            "i32" => TagKind::Int { signed: true, bits: 32 },
+            "u8" => TagKind::Int {
+                signed: false,
+                bits: 8,
+            },
+            "u16" => TagKind::Int {
+                signed: false,
+                bits: 16,
+            },
+            "u32" => TagKind::Int {
+                signed: false,
+                bits: 32,
+            },
+            "i8" => TagKind::Int {
+                signed: true,
+                bits: 8,
+            },
+            "i16" => TagKind::Int {
+                signed: true,
+                bits: 16,
+            },
+            "i32" => TagKind::Int {
+                signed: true,
+                bits: 32,
+            },
             _ => return None,
         })
     }
@@ -114,10 +132,29 @@ impl TagKind {
     pub fn fits(self, v: i128) -> bool {
         match self {
             TagKind::Bool => false,
-            TagKind::Int { signed: false, bits } => v >= 0 && v < (1i128 << bits),
+            TagKind::Int {
+                signed: false,
+                bits,
+            } => v >= 0 && v < (1i128 << bits),
             TagKind::Int { signed: true, bits } => {
                 v >= -(1i128 << (bits - 1)) && v < (1i128 << (bits - 1))
             }
+        }
+    }
+
+    /// The values the kind holds, for messages (`0 to 255`).
+    pub fn range_text(self) -> String {
+        match self {
+            TagKind::Bool => "`true` or `false`".to_string(),
+            TagKind::Int {
+                signed: false,
+                bits,
+            } => format!("0 to {}", (1i128 << bits) - 1),
+            TagKind::Int { signed: true, bits } => format!(
+                "{} to {}",
+                -(1i128 << (bits - 1)),
+                (1i128 << (bits - 1)) - 1
+            ),
         }
     }
 
@@ -189,7 +226,6 @@ impl<'a> Container<'a> {
             tag: None,
         })
     }
-
 }
 
 impl<'a> Fields<'a> {
@@ -254,34 +290,191 @@ pub fn generic_inner<'t>(ty: &'t Type, wrapper: &str) -> Option<&'t Type> {
     }
 }
 
-/// The token text of an expression, tidied for messages and the reference.
+/// The token text of an expression, as a person would write it, for messages and the
+/// reference: `*flags & 1 != 0`, `ctx.is_v21()`, `*version >= 2`.
 pub fn expr_text(e: &Expr) -> String {
-    let s = quote::quote!(#e).to_string();
-    tidy(&s)
+    token_text(quote::quote!(#e), false)
 }
 
-/// Tidies token-stream text (`a . b (c)` -> `a.b(c)`).
-pub fn tidy(s: &str) -> String {
-    let mut out = s
-        .replace(" . ", ".")
-        .replace(" (", "(")
-        .replace("( ", "(")
-        .replace(" )", ")")
-        .replace(" ,", ",")
-        .replace(" :: ", "::")
-        .replace("& ", "&")
-        .replace("* ", "*")
-        .replace(" [", "[")
-        .replace("[ ", "[")
-        .replace(" ]", "]")
-        .replace(" < ", "<")
-        .replace(" >", ">");
-    // `a & b` and `a * b` lost their right-hand space above; put binary spacing back.
-    out = out.replace(" &", " & ").replace(" *", " * ").replace("  ", " ");
-    out = out.replace("& &", "&&").replace("(& ", "(&").replace("(* ", "(*");
+/// The token text of a type: `Vec<[f32; 4]>`, `Option<Vec<u8>>`.
+pub fn type_text(t: &Type) -> String {
+    token_text(quote::quote!(#t), true)
+}
+
+/// One printable unit: a word (identifier, literal, lifetime), an operator (joint
+/// punctuation glued together: `!=`, `::`, `>>`), or a delimiter.
+enum Atom {
+    Word(String),
+    Op(String),
+    Open(char),
+    Close(char),
+}
+
+fn atoms(ts: proc_macro2::TokenStream, out: &mut Vec<Atom>) {
+    use proc_macro2::{Delimiter, Spacing, TokenTree};
+    let mut pending = String::new();
+    for tt in ts {
+        if let TokenTree::Punct(p) = &tt {
+            pending.push(p.as_char());
+            if p.spacing() == Spacing::Alone {
+                out.push(Atom::Op(std::mem::take(&mut pending)));
+            }
+            continue;
+        }
+        if pending == "'" {
+            // A lifetime: `'` joined to the identifier that follows.
+            pending.clear();
+            out.push(Atom::Word(format!("'{tt}")));
+            continue;
+        }
+        if !pending.is_empty() {
+            out.push(Atom::Op(std::mem::take(&mut pending)));
+        }
+        match tt {
+            TokenTree::Group(g) => {
+                let (open, close) = match g.delimiter() {
+                    Delimiter::Parenthesis => (Some('('), Some(')')),
+                    Delimiter::Bracket => (Some('['), Some(']')),
+                    Delimiter::Brace => (Some('{'), Some('}')),
+                    Delimiter::None => (None, None),
+                };
+                if let Some(o) = open {
+                    out.push(Atom::Open(o));
+                }
+                atoms(g.stream(), out);
+                if let Some(c) = close {
+                    out.push(Atom::Close(c));
+                }
+            }
+            other => out.push(Atom::Word(other.to_string())),
+        }
+    }
+    if !pending.is_empty() {
+        out.push(Atom::Op(pending));
+    }
+}
+
+/// Prints tokens with conventional spacing: binary operators spaced, unary ones and
+/// `.`/`::` tight, calls and indexing tight. With `angles` (types), `<` and `>` are
+/// brackets; in expressions they are comparisons, except in a turbofish (`::<`).
+fn token_text(ts: proc_macro2::TokenStream, angles: bool) -> String {
+    let mut list = Vec::new();
+    atoms(ts, &mut list);
+    let mut out = String::new();
+    let mut prev: Option<&Atom> = None;
+    let mut prev_unary = false;
+    let mut prev_close_angle = false;
+    // Angle brackets currently open as brackets (in types, or after `::` in expressions).
+    let mut depth = 0usize;
+    for atom in &list {
+        let mut bracket_angle = false;
+        if let Atom::Op(o) = atom {
+            let after_path = matches!(prev, Some(Atom::Op(p)) if p == "::");
+            if o == "<" && (angles || after_path) {
+                depth += 1;
+                bracket_angle = true;
+            } else if depth > 0 && !o.is_empty() && o.chars().all(|c| c == '>') {
+                depth = depth.saturating_sub(o.len());
+                bracket_angle = true;
+            }
+        }
+        let prev_bracket = match prev {
+            Some(Atom::Op(p)) => p == "<" && depth > 0,
+            _ => false,
+        };
+        let space = match (prev, atom) {
+            (None, _) | (Some(Atom::Open(_)), _) | (_, Atom::Close(_)) => false,
+            (_, Atom::Op(o)) if matches!(o.as_str(), "," | ";" | "." | "::" | "?") => false,
+            (Some(Atom::Op(p)), _) if p == "." || p == "::" => false,
+            (Some(Atom::Op(_)), _) if prev_unary || prev_bracket => false,
+            (_, Atom::Op(_)) if bracket_angle => false,
+            (Some(Atom::Word(_) | Atom::Close(_)), Atom::Open('(' | '[')) => false,
+            (Some(Atom::Op(_)), Atom::Open('(')) if prev_close_angle => false,
+            _ => true,
+        };
+        if space {
+            out.push(' ');
+        }
+        prev_unary = match atom {
+            Atom::Op(o) => {
+                matches!(o.as_str(), "*" | "&" | "&&" | "!" | "-")
+                    && matches!(prev, None | Some(Atom::Open(_)) | Some(Atom::Op(_)))
+                    && !matches!(prev, Some(Atom::Op(p)) if p.chars().all(|c| c == '>') && depth > 0)
+            }
+            _ => false,
+        };
+        prev_close_angle = bracket_angle && matches!(atom, Atom::Op(o) if o.starts_with('>'));
+        match atom {
+            Atom::Word(w) | Atom::Op(w) => out.push_str(w),
+            Atom::Open(c) | Atom::Close(c) => out.push(*c),
+        }
+        prev = Some(atom);
+    }
     out
 }
 
-pub fn type_text(t: &Type) -> String {
-    tidy(&quote::quote!(#t).to_string())
+#[cfg(test)]
+mod tests {
+    use super::{expr_text, type_text};
+
+    fn e(s: &str) -> String {
+        expr_text(&syn::parse_str(s).unwrap())
+    }
+
+    #[test]
+    fn expressions_read_as_written() {
+        for s in [
+            "*flags & 1 != 0",
+            "*version >= 2",
+            "*a < 3 && *b > 4",
+            "*n >> 4",
+            "ctx.is_v21()",
+            "ctx.additional_uv",
+            "flags.contains(BoneFlags::TAIL_IS_BONE)",
+            "flags.intersects(BoneFlags::INHERIT_ROTATION | BoneFlags::INHERIT_TRANSLATION)",
+            "*has_limit != 0",
+            "PmdCounts::of(bones, morphs, frame_names)",
+            "header.context()",
+            "-1",
+            "*n - 1",
+            "!ctx.is_v21() && *a == -2",
+            "x::<u8>(*a, [1, 2][0])",
+            "(*a as usize) * 2",
+        ] {
+            assert_eq!(e(s), s);
+        }
+    }
+
+    #[test]
+    fn tag_ranges() {
+        use super::TagKind;
+        let u8k = TagKind::Int {
+            signed: false,
+            bits: 8,
+        };
+        let i8k = TagKind::Int {
+            signed: true,
+            bits: 8,
+        };
+        assert_eq!(u8k.range_text(), "0 to 255");
+        assert_eq!(i8k.range_text(), "-128 to 127");
+        assert!(u8k.fits(255) && !u8k.fits(256) && !u8k.fits(-1));
+        assert!(i8k.fits(-128) && i8k.fits(127) && !i8k.fits(128) && !i8k.fits(-129));
+    }
+
+    #[test]
+    fn types_close_their_angles() {
+        let t: syn::Type = syn::parse_str("Vec < [f32; 4] >").unwrap();
+        assert_eq!(type_text(&t), "Vec<[f32; 4]>");
+        for s in [
+            "Option<Vec<u8>>",
+            "[BoneIndex; 2]",
+            "::core::option::Option<&'static str>",
+            "mmd_formats::ShiftJis<20>",
+            "(u8, Vec<i16>)",
+        ] {
+            let t: syn::Type = syn::parse_str(s).unwrap();
+            assert_eq!(type_text(&t), s);
+        }
+    }
 }

@@ -24,6 +24,7 @@ struct Keyword {
     belongs: &'static str,
 }
 
+#[rustfmt::skip]
 const KEYWORDS: &[Keyword] = &[
     Keyword { name: "ctx", place: Place::Container, belongs: "on the struct or enum: `#[mmd(ctx = Context)]`" },
     Keyword { name: "magic", place: Place::Container, belongs: "on the struct or enum: `#[mmd(magic = b\"...\")]`" },
@@ -59,11 +60,16 @@ pub struct ContainerAttrs {
     pub tag: Option<Spanned<Type>>,
     pub selected_by: Option<Spanned<Type>>,
     pub name: Option<Spanned<LitStr>>,
+    /// An attribute here could not be parsed (unknown keyword, bad value): checks that
+    /// would only repeat that mistake ("an enum needs a tag") stay quiet.
+    pub poisoned: bool,
 }
 
 #[derive(Default)]
 pub struct VariantAttrs {
     pub tag: Option<Spanned<Expr>>,
+    /// See [`ContainerAttrs::poisoned`].
+    pub poisoned: bool,
 }
 
 #[derive(Default)]
@@ -75,6 +81,9 @@ pub struct FieldAttrs {
     pub rest: Option<Spanned<()>>,
     pub select: Option<Spanned<Expr>>,
     pub switch_ctx: Option<Spanned<Expr>>,
+    /// See [`ContainerAttrs::poisoned`]: a misspelt `count` must not also be reported as
+    /// "a Vec field needs a count".
+    pub poisoned: bool,
 }
 
 fn keyword_name(path: &Path) -> String {
@@ -150,7 +159,10 @@ fn set<T>(cx: &Ctxt, slot: &mut Option<Spanned<T>>, keyword: &Path, value: T) {
     if slot.is_some() {
         cx.error_spanned_by(
             keyword,
-            format!("duplicate mmd attribute `{}`", keyword_name(keyword)),
+            format!(
+                "duplicate mmd attribute `{}`: each keyword is given once per item",
+                keyword_name(keyword)
+            ),
         );
     } else {
         *slot = Some(Spanned {
@@ -164,10 +176,7 @@ fn value<T: syn::parse::Parse>(cx: &Ctxt, meta: &ParseNestedMeta, example: &str)
     if !meta.input.peek(syn::Token![=]) {
         cx.error_spanned_by(
             &meta.path,
-            format!(
-                "`{}` needs a value: `{example}`",
-                keyword_name(&meta.path)
-            ),
+            format!("`{}` needs a value: `{example}`", keyword_name(&meta.path)),
         );
         let _ = skip_value(meta);
         return None;
@@ -211,6 +220,7 @@ fn for_each_keyword(cx: &Ctxt, attrs: &[Attribute], mut each: impl FnMut(&ParseN
 }
 
 pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
+    let before = cx.error_count();
     let mut out = ContainerAttrs::default();
     for_each_keyword(cx, attrs, |meta| {
         let p = &meta.path;
@@ -247,10 +257,12 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
             }
         }
     });
+    out.poisoned = cx.error_count() > before;
     out
 }
 
 pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
+    let before = cx.error_count();
     let mut out = VariantAttrs::default();
     for_each_keyword(cx, attrs, |meta| {
         let p = &meta.path;
@@ -263,10 +275,12 @@ pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
             let _ = skip_value(meta);
         }
     });
+    out.poisoned = cx.error_count() > before;
     out
 }
 
 pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
+    let before = cx.error_count();
     let mut out = FieldAttrs::default();
     for_each_keyword(cx, attrs, |meta| {
         let p = &meta.path;
@@ -313,6 +327,7 @@ pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             }
         }
     });
+    out.poisoned = cx.error_count() > before;
     out
 }
 

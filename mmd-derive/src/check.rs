@@ -24,7 +24,10 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
         Data::Struct(fields) => {
             for (key, span) in [
                 ("tag", cont.attrs.tag.as_ref().map(|a| a.span())),
-                ("selected_by", cont.attrs.selected_by.as_ref().map(|a| a.span())),
+                (
+                    "selected_by",
+                    cont.attrs.selected_by.as_ref().map(|a| a.span()),
+                ),
                 ("name", cont.attrs.name.as_ref().map(|a| a.span())),
             ] {
                 if let Some(span) = span {
@@ -45,12 +48,12 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
             for v in variants.iter_mut() {
                 check_fields(cx, &mut v.fields, declared_ctx, &type_name, false);
                 let Some(tag_attr) = &v.attrs.tag else {
+                    if v.attrs.poisoned {
+                        continue;
+                    }
                     cx.error_spanned_by(
                         v.ident,
-                        format!(
-                            "variant `{}` needs a tag value: `#[mmd(tag = 0)]`",
-                            v.ident
-                        ),
+                        format!("variant `{}` needs a tag value: `#[mmd(tag = 0)]`", v.ident),
                     );
                     continue;
                 };
@@ -76,7 +79,11 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
     }
 }
 
-fn check_tag_spec(cx: &Ctxt, ident: &Ident, attrs: &crate::attr::ContainerAttrs) -> Option<TagSpec> {
+fn check_tag_spec(
+    cx: &Ctxt,
+    ident: &Ident,
+    attrs: &crate::attr::ContainerAttrs,
+) -> Option<TagSpec> {
     let name = attrs
         .name
         .as_ref()
@@ -93,6 +100,9 @@ fn check_tag_spec(cx: &Ctxt, ident: &Ident, attrs: &crate::attr::ContainerAttrs)
             None
         }
         (None, None) => {
+            if attrs.poisoned {
+                return None;
+            }
             cx.error_spanned_by(
                 ident,
                 "an mmd enum needs `#[mmd(tag = u8)]` (a tag read before the variant) \
@@ -168,15 +178,39 @@ fn tag_value(cx: &Ctxt, e: &Expr, spec: &TagSpec) -> Option<TagValue> {
             };
             let v = if neg { -v } else { v };
             if !spec.kind.fits(v) {
-                cx.error_spanned_by(e, format!("tag {v} does not fit the enum's tag type `{ty}`"));
+                cx.error_spanned_by(
+                    e,
+                    format!(
+                        "tag {v} does not fit the enum's tag type `{ty}` ({})",
+                        spec.kind.range_text()
+                    ),
+                );
                 return None;
             }
             Some(TagValue::Int(v))
         }
-        _ => {
+        (lit, kind) => {
+            let what = match lit {
+                syn::Lit::Bool(_) => "a bool",
+                syn::Lit::Int(_) => "an integer",
+                syn::Lit::Str(_) => "a string",
+                syn::Lit::Float(_) => "a float",
+                _ => "this literal",
+            };
+            let want = match kind {
+                TagKind::Bool => "`true` or `false`",
+                TagKind::Int { .. } => "an integer literal, e.g. `#[mmd(tag = 1)]`",
+            };
+            let what = if neg && matches!(kind, TagKind::Bool) {
+                "a negated literal"
+            } else {
+                what
+            };
             cx.error_spanned_by(
                 e,
-                format!("this tag value does not match the enum's tag type `{ty}`"),
+                format!(
+                    "the enum's tag type is `{ty}`, but this tag value is {what}: write {want}"
+                ),
             );
             None
         }
@@ -235,7 +269,11 @@ fn check_expr(
         }
         if let Some(pos) = fields.iter().position(|f| *f == name) {
             if pos >= here {
-                let what = if pos == here { "this field itself" } else { "a later field" };
+                let what = if pos == here {
+                    "this field itself"
+                } else {
+                    "a later field"
+                };
                 cx.error_spanned_by(
                     &id,
                     format!(
@@ -247,7 +285,13 @@ fn check_expr(
     }
 }
 
-fn check_fields(cx: &Ctxt, fields: &mut Fields, declared_ctx: bool, type_name: &str, is_struct: bool) {
+fn check_fields(
+    cx: &Ctxt,
+    fields: &mut Fields,
+    declared_ctx: bool,
+    type_name: &str,
+    is_struct: bool,
+) {
     let names: Vec<String> = if fields.style == Style::Named {
         fields.fields.iter().map(|f| f.name.clone()).collect()
     } else {
@@ -275,7 +319,15 @@ fn check_fields(cx: &Ctxt, fields: &mut Fields, declared_ctx: bool, type_name: &
         }
         if let Some(sw) = &f.attrs.switch_ctx {
             // The new context is computed after this field, so the field itself may be used.
-            check_expr(cx, &sw.value, "switch_ctx", &names, i + 1, has_ctx, type_name);
+            check_expr(
+                cx,
+                &sw.value,
+                "switch_ctx",
+                &names,
+                i + 1,
+                has_ctx,
+                type_name,
+            );
             if !is_struct {
                 cx.syn_error(syn::Error::new(
                     sw.span(),
@@ -293,7 +345,10 @@ fn check_fields(cx: &Ctxt, fields: &mut Fields, declared_ctx: bool, type_name: &
             has_ctx = true;
         }
         if let Some(shape) = &shape {
-            let eof = matches!(shape.presence, Presence::UnlessEof | Presence::IfUnlessEof(_));
+            let eof = matches!(
+                shape.presence,
+                Presence::UnlessEof | Presence::IfUnlessEof(_)
+            );
             let rest = matches!(shape.repeat, Repeat::Rest);
             if let Some(prev) = &after_eof {
                 if !eof && !rest {
@@ -316,40 +371,61 @@ fn check_fields(cx: &Ctxt, fields: &mut Fields, declared_ctx: bool, type_name: &
 
 fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
     let a = &f.attrs;
-    let mut ok = true;
-    // Conflicting directives.
-    if let (Some(c), Some(l)) = (&a.count, &a.len) {
-        let _ = c;
+    // Conflicting directives. A conflict is one mistake: report it once and check this
+    // field no further (its type would only draw follow-on errors).
+    let mut conflict = false;
+    if let (Some(_), Some(l)) = (&a.count, &a.len) {
         cx.syn_error(syn::Error::new(
             l.span(),
             "`count` and `len` conflict: either a count precedes the elements (`count = i32`) \
              or an expression gives their number (`len = expr`)",
         ));
-        ok = false;
+        conflict = true;
     }
-    if let Some(r) = &a.rest {
-        let others = a.count.is_some()
-            || a.len.is_some()
-            || a.cond.is_some()
-            || a.unless_eof.is_some()
-            || a.select.is_some();
-        if others {
-            cx.syn_error(syn::Error::new(
-                r.span(),
-                "`rest` conflicts with every other field directive: it takes all remaining bytes",
-            ));
-            ok = false;
-        }
-        if !is_last {
-            cx.syn_error(syn::Error::new(r.span(), "`rest` must be on the last field"));
-            ok = false;
+    if a.rest.is_some() {
+        let others = [
+            ("count", a.count.as_ref().map(|x| x.span())),
+            ("len", a.len.as_ref().map(|x| x.span())),
+            ("if", a.cond.as_ref().map(|x| x.span())),
+            ("unless_eof", a.unless_eof.as_ref().map(|x| x.span())),
+            ("select", a.select.as_ref().map(|x| x.span())),
+        ];
+        for (key, span) in others {
+            if let Some(span) = span {
+                cx.syn_error(syn::Error::new(
+                    span,
+                    format!(
+                        "`rest` and `{key}` conflict: `rest` takes every byte up to the end of \
+                         the input, always (possibly none), so its field has no other directive"
+                    ),
+                ));
+                conflict = true;
+            }
         }
     }
     if let Some(s) = &a.select {
-        if a.count.is_some() || a.len.is_some() {
+        for (key, present) in [("count", a.count.is_some()), ("len", a.len.is_some())] {
+            if present {
+                cx.syn_error(syn::Error::new(
+                    s.span(),
+                    format!(
+                        "`select` and `{key}` conflict: `select` picks the variant of one enum \
+                         value, not of each element of a Vec"
+                    ),
+                ));
+                conflict = true;
+            }
+        }
+    }
+    if conflict {
+        return None;
+    }
+    let mut ok = true;
+    if let Some(r) = &a.rest {
+        if !is_last {
             cx.syn_error(syn::Error::new(
-                s.span(),
-                "`select` conflicts with `count`/`len`: it picks the variant of one enum value",
+                r.span(),
+                "`rest` must be on the last field: it takes every byte up to the end of the input",
             ));
             ok = false;
         }
@@ -378,10 +454,12 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
             }
         }
     } else if generic_inner(ty, "Option").is_some() {
-        cx.error_spanned_by(
+        if !a.poisoned {
+            cx.error_spanned_by(
             f.ty,
-            "an Option field needs `#[mmd(if = expr)]` or `#[mmd(unless_eof)]` to say when it is present",
-        );
+                "an Option field needs `#[mmd(if = expr)]` or `#[mmd(unless_eof)]` to say when it is present",
+            );
+        }
         ok = false;
     }
     // Repetition: Vec<..>.
@@ -408,11 +486,13 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
     let value_ty = match &repeat {
         Repeat::One => {
             if ok && generic_inner(ty, "Vec").is_some() {
-                cx.error_spanned_by(
-                    ty,
-                    "a Vec field needs `#[mmd(count = i32)]`, `#[mmd(len = expr)]` or `#[mmd(rest)]` \
-                     to say how many elements it has",
-                );
+                if !a.poisoned {
+                    cx.error_spanned_by(
+                        ty,
+                        "a Vec field needs `#[mmd(count = i32)]`, `#[mmd(len = expr)]` or \
+                         `#[mmd(rest)]` to say how many elements it has",
+                    );
+                }
                 ok = false;
             }
             ty.clone()
@@ -420,10 +500,14 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
         Repeat::Count(_) | Repeat::Len(_) => match generic_inner(ty, "Vec") {
             Some(inner) => inner.clone(),
             None => {
-                let (key, span) = match (&a.count, &a.len) {
-                    (Some(c), _) => ("count", c.span()),
-                    (_, Some(l)) => ("len", l.span()),
-                    _ => unreachable!(),
+                let (key, span) = match &a.count {
+                    Some(c) => ("count", c.span()),
+                    None => (
+                        "len",
+                        a.len
+                            .as_ref()
+                            .map_or_else(proc_macro2::Span::call_site, |l| l.span()),
+                    ),
                 };
                 cx.syn_error(syn::Error::new(
                     span,
@@ -440,7 +524,10 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
             let is_bytes = generic_inner(ty, "Vec").map(type_text).as_deref() == Some("u8");
             if !is_bytes {
                 cx.syn_error(syn::Error::new(
-                    a.rest.as_ref().map(|r| r.span()).unwrap(),
+                    a.rest
+                        .as_ref()
+                        .map(|r| r.span())
+                        .unwrap_or_else(proc_macro2::Span::call_site),
                     format!(
                         "`rest` belongs on a Vec<u8> field; `{}` is not one",
                         type_text(ty)

@@ -28,6 +28,12 @@ impl Ctxt {
         self.errors.borrow_mut().push(err);
     }
 
+    /// How many errors have been recorded so far (to tell whether parsing one attribute
+    /// list failed, so that follow-on checks can stay quiet).
+    pub fn error_count(&self) -> usize {
+        self.errors.borrow().len()
+    }
+
     /// All errors recorded, or `Ok` if there were none.
     pub fn check(self) -> Result<(), Vec<syn::Error>> {
         let errors = self.errors.into_inner();

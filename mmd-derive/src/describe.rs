@@ -57,7 +57,10 @@ fn field_layouts(fields: &Fields) -> TokenStream {
         let select = opt_str(shape.select.as_ref().map(expr_text));
         let switch = opt_str(shape.switch_ctx.as_ref().map(expr_text));
         let (size, layout_fn) = match &shape.repeat {
-            Repeat::Rest => (quote!(#layout::Size::Variable), quote!(|| ::core::option::Option::None)),
+            Repeat::Rest => (
+                quote!(#layout::Size::Variable),
+                quote!(|| ::core::option::Option::None),
+            ),
             _ => (
                 quote!(<#vt as #describe>::SIZE),
                 quote!(<#vt as #describe>::layout),

@@ -4,7 +4,7 @@ use crate::ast::{Container, Data, Repeat};
 use crate::ctxt::Ctxt;
 use crate::{check, describe, paths, read, write};
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
 use syn::DeriveInput;
 
 pub fn derive(input: &DeriveInput) -> TokenStream {
@@ -21,21 +21,21 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
     }
 }
 
-/// Every value type a generic (context-free) impl must bound.
-fn bounds(cont: &Container, trait_path: &TokenStream, selected: bool) -> Vec<TokenStream> {
+/// Every value type a generic (context-free) impl must bound. Fields read through
+/// `select` are left out of the decode bounds: they implement `DecodeSelected` for a
+/// selector type the derive cannot name here, and the body proves that bound itself.
+fn bounds(cont: &Container, trait_path: &TokenStream, for_decode: bool) -> Vec<TokenStream> {
     let mut out = Vec::new();
     let mut each = |fields: &crate::ast::Fields| {
         for f in &fields.fields {
-            let shape = f.shape.as_ref().expect("checked");
-            if matches!(shape.repeat, Repeat::Rest) {
+            let Some(shape) = f.shape.as_ref() else {
+                continue;
+            };
+            if matches!(shape.repeat, Repeat::Rest) || (for_decode && shape.select.is_some()) {
                 continue;
             }
             let vt = &shape.value_ty;
-            if shape.select.is_some() && selected {
-                out.push(quote!(#vt: ::mmd_formats::__private::DecodeSelected<__C, _>));
-            } else if shape.select.is_none() || !selected {
-                out.push(quote!(#vt: #trait_path<__C>));
-            }
+            out.push(quote!(#vt: #trait_path<__C>));
         }
     };
     match &cont.data {
@@ -49,6 +49,41 @@ fn bounds(cont: &Container, trait_path: &TokenStream, selected: bool) -> Vec<Tok
         }
     }
     out
+}
+
+/// For a type that declares no context: one check per field, spanned on the field's type,
+/// that the value type reads with the empty context `()` (what binrw's `Args = ()` needs).
+/// A field that needs a context (an index, a `PmxText`) fails here, once, at its type, and
+/// the trait's `on_unimplemented` note says to add `#[mmd(ctx = ...)]`.
+fn context_free_checks(cont: &Container) -> TokenStream {
+    let decode = paths::decode();
+    let mut checks = Vec::new();
+    let mut each = |fields: &crate::ast::Fields| {
+        for f in &fields.fields {
+            let Some(shape) = f.shape.as_ref() else {
+                continue;
+            };
+            if shape.select.is_some() || matches!(shape.repeat, Repeat::Rest) {
+                continue;
+            }
+            let vt = &shape.value_ty;
+            let span = syn::spanned::Spanned::span(vt);
+            checks.push(quote_spanned! {span=>
+                const _: fn() = __mmd_no_ctx_declared::<#vt>;
+            });
+        }
+    };
+    match &cont.data {
+        Data::Struct(f) => each(f),
+        Data::Enum(vs) => vs.iter().for_each(|v| each(&v.fields)),
+    }
+    if checks.is_empty() {
+        return quote!();
+    }
+    quote! {
+        fn __mmd_no_ctx_declared<__T: #decode<()>>() {}
+        #(#checks)*
+    }
 }
 
 fn generate(cont: &Container) -> TokenStream {
@@ -75,12 +110,7 @@ fn generate(cont: &Container) -> TokenStream {
             (quote!(), quote!(#c), quote!(), quote!(), quote!(#c))
         }
         None => {
-            // Selected-enum field bounds cannot name the selector type generically; those
-            // fields are checked where the concrete impl is used.
-            let db: Vec<_> = bounds(cont, &decode, false)
-                .into_iter()
-                .filter(|b| !b.to_string().contains("DecodeSelected"))
-                .collect();
+            let db = bounds(cont, &decode, true);
             let eb = bounds(cont, &encode, false);
             (
                 quote!(<__C: ?::core::marker::Sized>),
@@ -92,9 +122,28 @@ fn generate(cont: &Container) -> TokenStream {
         }
     };
 
+    // Without a declared context the binrw impls need the type to work with `()`. The
+    // bound is written higher-ranked so that, when it does not hold, the impl is merely
+    // unusable instead of a second and third error: `context_free_checks` reports it once.
+    let no_ctx = cont.attrs.ctx.is_none();
+    let checks = if no_ctx {
+        context_free_checks(cont)
+    } else {
+        quote!()
+    };
+    let read_where = |bound: TokenStream| {
+        if no_ctx {
+            quote!(where for<'__mmd_hr> #ident: #bound)
+        } else {
+            quote!()
+        }
+    };
+    let write_where = read_where(quote!(#encode<()>));
+
     let selector_body = write::expand_selector(cont);
     let read_impl = if let Some(spec) = spec.filter(|s| !s.read) {
         let sel = &spec.ty;
+        let read_where = read_where(quote!(#decode_selected<(), #sel>));
         quote! {
             #[automatically_derived]
             impl #impl_generics #decode_selected<#ctx_ty, #sel> for #ident #dec_where {
@@ -114,7 +163,7 @@ fn generate(cont: &Container) -> TokenStream {
                 }
             }
             #[automatically_derived]
-            impl #binrw::BinRead for #ident {
+            impl #binrw::BinRead for #ident #read_where {
                 type Args<'__mmd_a> = (#args_ty, #sel);
                 fn read_options<__R: #binrw::io::Read + #binrw::io::Seek>(
                     reader: &mut __R,
@@ -126,6 +175,7 @@ fn generate(cont: &Container) -> TokenStream {
             }
         }
     } else {
+        let read_where = read_where(quote!(#decode<()>));
         quote! {
             #[automatically_derived]
             impl #impl_generics #decode<#ctx_ty> for #ident #dec_where {
@@ -139,7 +189,7 @@ fn generate(cont: &Container) -> TokenStream {
                 }
             }
             #[automatically_derived]
-            impl #binrw::BinRead for #ident {
+            impl #binrw::BinRead for #ident #read_where {
                 type Args<'__mmd_a> = #args_ty;
                 fn read_options<__R: #binrw::io::Read + #binrw::io::Seek>(
                     reader: &mut __R,
@@ -172,7 +222,7 @@ fn generate(cont: &Container) -> TokenStream {
             }
 
             #[automatically_derived]
-            impl #binrw::BinWrite for #ident {
+            impl #binrw::BinWrite for #ident #write_where {
                 type Args<'__mmd_a> = #args_ty;
                 fn write_options<__W: #binrw::io::Write + #binrw::io::Seek>(
                     &self,
@@ -185,6 +235,8 @@ fn generate(cont: &Container) -> TokenStream {
             }
 
             #describe_impl
+
+            #checks
         };
     }
 }

@@ -1,7 +1,7 @@
 //! `#[derive(Mmd)]`: one annotated struct or enum becomes a byte-exact reader, a writer
 //! and a layout descriptor. The attribute glossary lives in the `mmd-formats` docs.
 //!
-//! The pipeline is `parse -> check -> generate` (see [`expand`]); attribute mistakes are
+//! The pipeline is `parse -> check -> generate` (see `expand.rs`); attribute mistakes are
 //! collected, all reported at once, and a stub impl is still emitted so that one mistake
 //! gives one error.
 

@@ -3,10 +3,15 @@
 use crate::ast::{expr_text, Container, Data, Fields, Presence, Repeat, Style, TagValue};
 use crate::paths;
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{quote, quote_spanned};
 
 /// The statements that read `fields` and the expression that builds the value from them.
-pub fn read_fields(fields: &Fields, build: TokenStream) -> TokenStream {
+///
+/// `ctx_ty` names the context type in `DecodeSelected<ctx_ty, _>`: `__C` in the generic
+/// impl of a type without a declared context (so that an enum that needs a context is
+/// reported as an unmet bound at the field's type, not as a mismatch at the derive), `_`
+/// otherwise (after a `switch_ctx` the context type changes).
+pub fn read_fields(fields: &Fields, build: TokenStream, ctx_ty: &TokenStream) -> TokenStream {
     let rt = paths::rt();
     let decode = paths::decode();
     let decode_selected = paths::decode_selected();
@@ -22,9 +27,12 @@ pub fn read_fields(fields: &Fields, build: TokenStream) -> TokenStream {
         let v = &f.value_binding;
         let vt = &shape.value_ty;
         let one = match &shape.select {
-            Some(sel) => quote! {
-                <#vt as #decode_selected<_, _>>::decode_selected(__mmd_input, ctx, (#sel))
-            },
+            Some(sel) => {
+                let span = syn::spanned::Spanned::span(vt);
+                let path =
+                    quote_spanned!(span=> <#vt as #decode_selected<#ctx_ty, _>>::decode_selected);
+                quote! { #path(__mmd_input, ctx, (#sel)) }
+            }
             None => quote! { <#vt as #decode<_>>::decode(__mmd_input, ctx) },
         };
         let value = match &shape.repeat {
@@ -115,9 +123,14 @@ pub fn expand(cont: &Container) -> TokenStream {
         let m = &m.value;
         quote! { #rt::expect_magic(__mmd_input, #m)?; }
     });
+    let ctx_ty = if cont.attrs.ctx.is_some() {
+        quote!(_)
+    } else {
+        quote!(__C)
+    };
     let body = match &cont.data {
         Data::Struct(fields) => {
-            let read = read_fields(fields, quote!(Self));
+            let read = read_fields(fields, quote!(Self), &ctx_ty);
             quote! { #ok({ #read }) }
         }
         Data::Enum(variants) => {
@@ -126,7 +139,7 @@ pub fn expand(cont: &Container) -> TokenStream {
             let arms = variants.iter().map(|v| {
                 let ident = v.ident;
                 let pat = tag_pattern(v.tag.as_ref().expect("checked"));
-                let read = read_fields(&v.fields, quote!(Self::#ident));
+                let read = read_fields(&v.fields, quote!(Self::#ident), &ctx_ty);
                 let name = Literal::string(&ident.to_string());
                 quote! {
                     #pat => (|| -> #result<Self> {

@@ -1,0 +1,12 @@
+use mmd_formats::Mmd;
+
+#[derive(Mmd)]
+#[mmd(tag = u8)]
+enum Shape {
+    #[mmd(tag = 0)]
+    Point,
+    #[mmd(tag = 300)]
+    Circle(f32),
+}
+
+fn main() {}
