@@ -12,6 +12,7 @@ use quote::{quote, quote_spanned};
 /// reported as an unmet bound at the field's type, not as a mismatch at the derive), `_`
 /// otherwise (after a `switch_ctx` the context type changes).
 pub fn read_fields(fields: &Fields, build: TokenStream, ctx_ty: &TokenStream) -> TokenStream {
+    let result = paths::result();
     let rt = paths::rt();
     let decode = paths::decode();
     let decode_selected = paths::decode_selected();
@@ -64,7 +65,8 @@ pub fn read_fields(fields: &Fields, build: TokenStream, ctx_ty: &TokenStream) ->
             let c = quote::format_ident!("__mmd_ctx_{}", ctx_n);
             ctx_n += 1;
             stmts.push(quote! {
-                let #c = (#sw).map_err(|e| e.offset_by(__mmd_start).in_field(#name))?;
+                let #c: #result<_> = (#sw);
+                let #c = #c.map_err(|e| e.offset_by(__mmd_start).in_field(#name))?;
                 let ctx = &#c;
             });
         }

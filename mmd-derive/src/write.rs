@@ -10,6 +10,7 @@ use quote::quote;
 
 /// Statements that write `fields`, whose bindings (`&T`) are already in scope.
 fn write_fields(fields: &Fields) -> TokenStream {
+    let result = paths::result();
     let rt = paths::rt();
     let encode = paths::encode();
     let selected = paths::selected();
@@ -118,7 +119,8 @@ fn write_fields(fields: &Fields) -> TokenStream {
             let c = quote::format_ident!("__mmd_ctx_{}", ctx_n);
             ctx_n += 1;
             stmts.push(quote! {
-                let #c = (#sw).map_err(|e| e.offset_by(__mmd_start).in_field(#name))?;
+                let #c: #result<_> = (#sw);
+                let #c = #c.map_err(|e| e.offset_by(__mmd_start).in_field(#name))?;
                 let ctx = &#c;
             });
         }

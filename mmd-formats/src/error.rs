@@ -239,6 +239,8 @@ impl Error {
     /// [`Error`] comes back unchanged.
     pub fn from_binrw(e: binrw::Error) -> Self {
         match e {
+            // binrw's own derive wraps errors in a backtrace of its fields: unwrap it.
+            binrw::Error::Backtrace(bt) => Error::from_binrw(*bt.error),
             binrw::Error::Custom { pos, err } => match err.downcast::<Error>() {
                 Ok(inner) => *inner,
                 Err(other) => Error::invalid(pos, "a valid value", format!("{other:?}")),

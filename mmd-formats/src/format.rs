@@ -211,10 +211,7 @@ pub fn info(format: Format, bytes: &[u8]) -> Result<Info> {
                 ("morph_display", n(s.morph_display)),
                 ("bone_frames", n(s.bone_frames)),
                 ("bone_display", n(s.bone_display)),
-                (
-                    "english_flag",
-                    MaybeCount(s.english_flag.map(u64::from)),
-                ),
+                ("english_flag", MaybeCount(s.english_flag.map(u64::from))),
                 ("toon_textures", Text(s.toon_textures.to_string())),
                 ("rigid_bodies", maybe(s.rigid_bodies)),
                 ("joints", maybe(s.joints)),

@@ -199,7 +199,10 @@ impl<C: IndexWidths + ?Sized, K: kind::SignedKind> Encode<C> for Index<K> {
 fn overflow(pos: u64, kind: IndexKind, value: i64, w: u8) -> Error {
     Error::inconsistent(
         pos,
-        format!("a {} index that fits the declared {w}-byte width", kind.name()),
+        format!(
+            "a {} index that fits the declared {w}-byte width",
+            kind.name()
+        ),
         format!("{} index {value}", kind.name()),
     )
 }
@@ -252,7 +255,12 @@ impl<C: IndexWidths + ?Sized> Encode<C> for VertexIndex {
         };
         match r {
             Ok(r) => r,
-            Err(_) => Err(overflow(out.position(), IndexKind::Vertex, self.0 as i64, w)),
+            Err(_) => Err(overflow(
+                out.position(),
+                IndexKind::Vertex,
+                self.0 as i64,
+                w,
+            )),
         }
     }
 }

@@ -84,12 +84,12 @@ pub mod format;
 pub mod index;
 pub mod io;
 pub mod layout;
-pub mod pmx;
-pub mod vmd;
 pub mod pmd;
-pub mod vpd;
+pub mod pmx;
 pub mod samples;
 pub mod text;
+pub mod vmd;
+pub mod vpd;
 
 #[doc(hidden)]
 pub mod rt;

@@ -292,9 +292,22 @@ fn render_type(out: &mut String, ty: &'static TypeLayout, queue: &mut Vec<&'stat
                         };
                         format!("{ty}: {}", field_size(f))
                     }
-                    Some(_) => format!("see [{0}::{1}](#{2}{3})", ty.name, v.name, anchor(ty.name), anchor(v.name)),
+                    Some(_) => format!(
+                        "see [{0}::{1}](#{2}{3})",
+                        ty.name,
+                        v.name,
+                        anchor(ty.name),
+                        anchor(v.name)
+                    ),
                 };
-                let _ = writeln!(out, "| {} | `{}` | {} | {} |", v.tag, v.name, cell(&layout), cell(v.doc));
+                let _ = writeln!(
+                    out,
+                    "| {} | `{}` | {} | {} |",
+                    v.tag,
+                    v.name,
+                    cell(&layout),
+                    cell(v.doc)
+                );
             }
             let _ = writeln!(out);
             for v in variants.iter() {

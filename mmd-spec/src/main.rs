@@ -20,7 +20,10 @@ fn main() -> ExitCode {
             continue;
         }
         if check {
-            println!("DRIFT       {} (run `cargo run -p mmd-spec`)", path.display());
+            println!(
+                "DRIFT       {} (run `cargo run -p mmd-spec`)",
+                path.display()
+            );
             drift += 1;
         } else if let Err(e) = std::fs::write(&path, &doc.text) {
             eprintln!("cannot write {}: {e}", path.display());

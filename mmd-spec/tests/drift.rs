@@ -16,8 +16,12 @@ fn reference_documents_are_current() {
             std::fs::write(&path, &doc.text).unwrap();
             continue;
         }
-        let current = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{} is missing ({e}): run `cargo run -p mmd-spec`", path.display()));
+        let current = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!(
+                "{} is missing ({e}): run `cargo run -p mmd-spec`",
+                path.display()
+            )
+        });
         assert!(
             current == doc.text,
             "{} is out of date: run `cargo run -p mmd-spec` (or MMD_SPEC_BLESS=1) and review the diff",

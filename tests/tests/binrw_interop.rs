@@ -234,3 +234,18 @@ fn pmx_binrw_error_is_our_error_with_its_offset() {
     assert_eq!(ours.offset(), direct.offset());
     assert_eq!(ours.to_string(), direct.to_string());
 }
+
+/// An error that travels through binrw's own derive (wrapped in its backtrace) converts
+/// back into our `Error` with its offset and path.
+#[test]
+fn from_binrw_unwraps_binrw_backtraces() {
+    let inner = mmd_formats::Error::truncated(7, 4, 9).in_field("weight");
+    let wrapped = binrw::Error::Backtrace(binrw::error::Backtrace::new(
+        binrw::Error::from(inner),
+        vec![],
+    ));
+    let back = mmd_formats::Error::from_binrw(wrapped);
+    assert_eq!(back.offset(), 7);
+    assert_eq!(back.path_string(), "weight");
+    assert!(back.is_truncated());
+}

@@ -996,3 +996,38 @@ fn text_in_another_encoding_than_the_context_is_an_error() {
     assert_inconsistent(&e, "name", 4);
     assert!(e.to_string().contains("Utf16Le"), "{e}");
 }
+
+/// `switch_ctx` may give a bare `Ok(..)`: the generated code names the error type.
+mod switch_ctx_with_bare_ok {
+    use mmd_formats::{Decode, Encode, Mmd, SliceInput};
+
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Counted {
+        pub n: u8,
+    }
+
+    #[derive(Mmd, Debug, PartialEq)]
+    #[mmd(ctx = Counted)]
+    pub struct Inner {
+        #[mmd(len = ctx.n)]
+        pub values: Vec<u8>,
+    }
+
+    #[derive(Mmd, Debug, PartialEq)]
+    #[mmd(ctx = ())]
+    pub struct Outer {
+        #[mmd(switch_ctx = Ok(Counted { n: *n }))]
+        pub n: u8,
+        pub inner: Inner,
+    }
+
+    #[test]
+    fn reads_and_writes() {
+        let bytes = [2u8, 7, 9];
+        let v = Outer::decode(&mut SliceInput::new(&bytes), &()).unwrap();
+        assert_eq!(v.inner.values, vec![7, 9]);
+        let mut out = Vec::new();
+        v.encode(&mut out, &()).unwrap();
+        assert_eq!(out, bytes);
+    }
+}

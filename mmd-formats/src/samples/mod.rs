@@ -3,8 +3,8 @@
 //! They seed the tests, the fuzzers and `mmd check` with no arguments, so all of these
 //! work on a fresh clone with no fixture files.
 
-mod pmx;
 mod pmd;
+mod pmx;
 mod vmd;
 mod vpd;
 
