@@ -1,7 +1,7 @@
 //! A hand-written PMX byte builder for the PMX test suites, written from the seed layouts
 //! (`../shared/seeds/000` and `002`), not with the library's writer: a byte writer that
-//! knows the file's text encoding and six index widths ([`B`]), a whole-file assembler
-//! ([`F`]), and record writers for the records the tests build again and again.
+//! knows the file's text encoding and six index widths (`B`), a whole-file assembler
+//! (`F`), and record writers for the records the tests build again and again.
 //!
 //! Every number is little-endian; a PMX text is an `i32` byte length then the bytes in the
 //! file's encoding; an index is 1, 2 or 4 bytes wide, its width given per kind by the header.
