@@ -189,3 +189,17 @@ fn byte_flips_read_or_fail_cleanly() {
         }
     }
 }
+
+/// Every VPD sample reads and writes back byte-exactly through the binrw traits too.
+#[test]
+fn vpd_samples_roundtrip_through_binrw() {
+    use binrw::{BinRead, BinWrite};
+    let samples = mmd_formats::samples::vpd_samples();
+    assert!(!samples.is_empty());
+    for (name, bytes) in samples {
+        let v = mmd_formats::vpd::Vpd::read_le(&mut std::io::Cursor::new(&bytes)).unwrap();
+        let mut out = std::io::Cursor::new(Vec::new());
+        v.write_le(&mut out).unwrap();
+        mmd_tests::assert_bytes_eq(&out.into_inner(), &bytes, &name);
+    }
+}

@@ -397,3 +397,34 @@ impl Describe for Vpd {
         Some(&LAYOUT)
     }
 }
+
+/// VPD is a whole-file text format: reading through binrw takes every byte from the
+/// stream's position to its end and parses them; writing writes the text. `Args` is `()`.
+impl binrw::BinRead for Vpd {
+    type Args<'a> = ();
+
+    fn read_options<R: binrw::io::Read + binrw::io::Seek>(
+        reader: &mut R,
+        _endian: binrw::Endian,
+        _args: Self::Args<'_>,
+    ) -> binrw::BinResult<Self> {
+        let start = reader.stream_position()?;
+        let mut bytes = Vec::new();
+        reader.read_to_end(&mut bytes)?;
+        Vpd::from_bytes(&bytes).map_err(|e| e.offset_by(start).into())
+    }
+}
+
+impl binrw::BinWrite for Vpd {
+    type Args<'a> = ();
+
+    fn write_options<W: binrw::io::Write + binrw::io::Seek>(
+        &self,
+        writer: &mut W,
+        _endian: binrw::Endian,
+        _args: Self::Args<'_>,
+    ) -> binrw::BinResult<()> {
+        writer.write_all(&self.to_bytes()?)?;
+        Ok(())
+    }
+}
