@@ -33,8 +33,18 @@ pub trait Input {
         if n > self.remaining() {
             return Err(Error::truncated(self.position(), n, self.end()));
         }
-        let mut buf = vec![0u8; n as usize];
-        self.read_into(&mut buf)?;
+        // Read in chunks: a stream may claim an end beyond the bytes it really holds, so
+        // memory grows with the bytes actually read, not with `n`.
+        const CHUNK: u64 = 1 << 16;
+        let mut buf = Vec::with_capacity(n.min(CHUNK) as usize);
+        let mut left = n;
+        while left > 0 {
+            let take = left.min(CHUNK) as usize;
+            let start = buf.len();
+            buf.resize(start + take, 0);
+            self.read_into(&mut buf[start..])?;
+            left -= take as u64;
+        }
         Ok(buf)
     }
 
@@ -112,12 +122,13 @@ impl Input for SliceInput<'_> {
     }
     fn read_vec(&mut self, n: u64) -> Result<Vec<u8>> {
         let rest = self.rest();
-        if n > rest.len() as u64 {
-            return Err(Error::truncated(self.pos as u64, n, self.end()));
+        match usize::try_from(n).ok().and_then(|k| rest.get(..k)) {
+            Some(bytes) => {
+                self.pos += bytes.len();
+                Ok(bytes.to_vec())
+            }
+            None => Err(Error::truncated(self.pos as u64, n, self.end())),
         }
-        let v = rest[..n as usize].to_vec();
-        self.pos += n as usize;
-        Ok(v)
     }
 }
 

@@ -99,6 +99,9 @@ pub fn check_count<I: Input + ?Sized>(input: &I, at: u64, count: u64, min: u64) 
     Ok(())
 }
 
+/// The most bytes a sequence reserves before its elements have been read.
+const MAX_PREALLOC: usize = 1 << 20;
+
 /// Reads `n` records after checking them against the remaining bytes.
 #[inline]
 pub fn read_n<T, C, I>(input: &mut I, ctx: &C, at: u64, n: u64) -> Result<Vec<T>>
@@ -108,7 +111,12 @@ where
     I: Input + ?Sized,
 {
     check_count(input, at, n, T::MIN_SIZE)?;
-    let mut v = Vec::with_capacity(n as usize);
+    // The count fits the bytes the input claims to have left; a stream may claim more
+    // than it holds, so the up-front reservation is capped and the vector grows past it.
+    let cap = usize::try_from(n)
+        .unwrap_or(usize::MAX)
+        .min(MAX_PREALLOC / core::mem::size_of::<T>().max(1));
+    let mut v = Vec::with_capacity(cap);
     T::decode_seq(input, ctx, n as usize, &mut v)?;
     Ok(v)
 }

@@ -231,9 +231,16 @@ impl<const N: usize> Default for ShiftJis<N> {
 impl<const N: usize> ShiftJis<N> {
     /// Encodes `s` as Shift_JIS, NUL-terminated when it leaves room, zero-padded.
     ///
-    /// Fails if a character has no Shift_JIS form or the encoding is longer than `N` bytes:
-    /// a name is never cut silently.
+    /// Fails if a character has no Shift_JIS form, the encoding is longer than `N` bytes
+    /// (a name is never cut silently), or the text holds a NUL (which would end it early).
     pub fn new(s: &str) -> Result<Self> {
+        if s.contains('\0') {
+            return Err(Error::inconsistent(
+                0,
+                "a name without NUL (NUL ends the name in the field)",
+                format!("{s:?}"),
+            ));
+        }
         let (bytes, _, unmappable) = encoding_rs::SHIFT_JIS.encode(s);
         if unmappable {
             return Err(Error::inconsistent(

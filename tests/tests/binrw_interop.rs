@@ -249,3 +249,43 @@ fn from_binrw_unwraps_binrw_backtraces() {
     assert_eq!(back.path_string(), "weight");
     assert!(back.is_truncated());
 }
+
+/// A stream whose `seek(End)` claims far more bytes than it holds (a file inside an
+/// archive, a sparse file): counts checked against that end must not reserve memory for
+/// records that are not there. This used to abort with a 60 GB allocation.
+#[test]
+fn stream_that_lies_about_its_end_fails_without_huge_allocation() {
+    use std::io::{Read, Seek, SeekFrom};
+    struct Liar {
+        data: Vec<u8>,
+        pos: u64,
+    }
+    impl Read for Liar {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let rest = self.data.get(self.pos as usize..).unwrap_or(&[]);
+            let n = rest.len().min(buf.len());
+            buf[..n].copy_from_slice(&rest[..n]);
+            self.pos += n as u64;
+            Ok(n)
+        }
+    }
+    impl Seek for Liar {
+        fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
+            self.pos = match to {
+                SeekFrom::Start(p) => p,
+                SeekFrom::End(d) => ((1u64 << 40) as i64 + d) as u64,
+                SeekFrom::Current(d) => (self.pos as i64 + d) as u64,
+            };
+            Ok(self.pos)
+        }
+    }
+    // A VMD header (30 + 20 bytes) and a bone count of 536,870,911 with nothing after it.
+    let mut data = b"Vocaloid Motion Data 0002\0\0\0\0\0".to_vec();
+    data.extend_from_slice(&[0u8; 20]);
+    data.extend_from_slice(&0x1fff_ffffu32.to_le_bytes());
+    let mut liar = Liar { data, pos: 0 };
+    let err = <mmd_formats::vmd::Vmd as binrw::BinRead>::read_le(&mut liar).unwrap_err();
+    let err = mmd_formats::Error::from_binrw(err);
+    assert!(err.is_truncated(), "{err}");
+    assert_eq!(err.offset(), 54, "{err}");
+}
