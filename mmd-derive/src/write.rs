@@ -76,6 +76,14 @@ fn write_fields(fields: &Fields) -> TokenStream {
                 return #err(#rt::after_absent(#pos, __mmd_absent).in_field(#name));
             }
         };
+        // A present end-of-file field must write at least one byte, or it reads back absent.
+        let eof_write = quote! {
+            let __mmd_before = #pos;
+            #write?;
+            if #output::position(&*__mmd_out) == __mmd_before {
+                return #err(#rt::empty_at_eof(__mmd_before).in_field(#name));
+            }
+        };
         let stmt = match &shape.presence {
             Presence::Always => match &shape.repeat {
                 Repeat::Rest => quote! { { let __mmd_val = #b; #write?; } },
@@ -96,7 +104,7 @@ fn write_fields(fields: &Fields) -> TokenStream {
             }
             Presence::UnlessEof => quote! {
                 match #b {
-                    #some(__mmd_val) => { #guard #write?; }
+                    #some(__mmd_val) => { #guard #eof_write }
                     #none => { __mmd_absent = __mmd_absent.or(#some(#name)); }
                 }
             },
@@ -104,7 +112,7 @@ fn write_fields(fields: &Fields) -> TokenStream {
                 let text = Literal::string(&expr_text(c));
                 quote! {
                     match ((#c), #b) {
-                        (true, #some(__mmd_val)) => { #guard #write?; }
+                        (true, #some(__mmd_val)) => { #guard #eof_write }
                         (true, #none) => { __mmd_absent = __mmd_absent.or(#some(#name)); }
                         (false, #none) => {}
                         (false, #some(_)) => {

@@ -65,7 +65,7 @@
 //! | `count = i32` | `Vec<T>` | a count of this integer type precedes the elements; a negative count or one that exceeds the remaining bytes is an error |
 //! | `len = expr` | `Vec<T>` | the number of elements comes from `expr` (earlier fields or the context); the writer checks the vector has that length |
 //! | `if = expr` | `Option<T>` | present only when `expr` holds; the writer checks `Some` exactly when it holds |
-//! | `unless_eof` | `Option<T>` | absent when the input ends exactly here; nothing may be written after an absent one |
+//! | `unless_eof` | `Option<T>` | absent when the input ends exactly here; nothing may be written after an absent one, and a present one must write at least one byte. Meant for the last fields of a whole-file type: the end of the input is the end of the file |
 //! | `rest` | `Vec<u8>` | every byte up to the end of the input (trailing bytes, kept verbatim) |
 //! | `select = expr` | an enum with `selected_by` | picks the enum's variant; the writer checks the variant matches |
 //! | `switch_ctx = expr` | any | after this field, `ctx` becomes the value of `expr` (a `Result<NewCtx, Error>`) |

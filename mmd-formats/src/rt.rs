@@ -239,6 +239,15 @@ pub fn after_absent(at: u64, absent: &str) -> Error {
     )
 }
 
+/// The error for an end-of-file field that is present but writes no bytes.
+pub fn empty_at_eof(at: u64) -> Error {
+    Error::inconsistent(
+        at,
+        "at least one byte for a present `unless_eof` field (no bytes read back as absent)",
+        "a value that writes nothing",
+    )
+}
+
 /// The error for a tag (or selector) no variant has.
 pub fn unknown_tag<T: std::fmt::Display>(at: u64, name: &str, found: T, expected: &str) -> Error {
     Error::invalid(at, expected, format!("unknown {name} {found}"))

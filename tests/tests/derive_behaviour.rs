@@ -1031,3 +1031,36 @@ mod switch_ctx_with_bare_ok {
         assert_eq!(out, bytes);
     }
 }
+
+/// A present `unless_eof` value that writes no bytes would read back as absent: Err.
+mod unless_eof_present_but_empty {
+    use mmd_formats::{Encode, Mmd};
+
+    #[derive(Mmd, Debug, PartialEq)]
+    pub struct Empty {
+        #[mmd(len = 0u8)]
+        pub nothing: Vec<u8>,
+    }
+
+    #[derive(Mmd, Debug, PartialEq)]
+    pub struct File {
+        pub a: u8,
+        #[mmd(unless_eof)]
+        pub tail: Option<Empty>,
+    }
+
+    #[test]
+    fn is_an_error() {
+        let f = File {
+            a: 1,
+            tail: Some(Empty { nothing: vec![] }),
+        };
+        let err = f.encode(&mut Vec::new(), &()).unwrap_err();
+        assert_eq!(err.path_string(), "tail");
+        assert_eq!(err.offset(), 1);
+        let ok = File { a: 1, tail: None };
+        let mut out = Vec::new();
+        ok.encode(&mut out, &()).unwrap();
+        assert_eq!(out, [1]);
+    }
+}
