@@ -1,0 +1,288 @@
+//! Hostile input: every built-in sample and every fixture file, truncated and with bytes
+//! flipped, must read without a panic and either read back byte-exactly (and to an equal
+//! value) or fail with an error whose offset lies inside the mutant.
+//!
+//! Runtime is bounded: small files get every truncation offset and flips at every offset;
+//! large files get a spread of offsets, with the number of mutants per file shrinking as
+//! the file grows so a debug build stays well under a minute on two cores.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use mmd_formats::format::{check_roundtrip, CheckOutcome, Format};
+use mmd_formats::{pmd::Pmd, pmx::Pmx, samples, vmd::Vmd, vpd::Vpd};
+
+/// One input file under test.
+struct Subject {
+    name: String,
+    format: Format,
+    bytes: Vec<u8>,
+}
+
+/// Every built-in sample and every fixture file, with its format.
+fn subjects() -> Vec<Subject> {
+    let mut out = Vec::new();
+    for s in samples::all() {
+        let format = Format::detect(&s.bytes)
+            .unwrap_or_else(|| panic!("sample {} has no known signature", s.name));
+        out.push(Subject {
+            name: s.name,
+            format,
+            bytes: s.bytes,
+        });
+    }
+    for (sub, format, min) in [
+        ("pmx", Format::Pmx, 30),
+        ("pmd", Format::Pmd, 10),
+        ("vmd", Format::Vmd, 25),
+        ("vpd", Format::Vpd, 4),
+    ] {
+        let Some(files) = mmd_tests::corpus_files(sub, sub) else {
+            continue;
+        };
+        assert!(files.len() >= min, "only {} {sub} fixtures", files.len());
+        for path in files {
+            let bytes = std::fs::read(&path).unwrap();
+            out.push(Subject {
+                name: path.display().to_string(),
+                format,
+                bytes,
+            });
+        }
+    }
+    out
+}
+
+/// Offsets at which the 4 bytes are (probably) a count, known from each format's layout:
+/// the first counted section of each format, plus the positions of small positive
+/// little-endian `u32`s (counts and text lengths look like that), a few spread over the file.
+pub fn count_offsets(format: Format, b: &[u8]) -> Vec<usize> {
+    let u32_at = |p: usize| -> Option<u32> {
+        b.get(p..p + 4)
+            .map(|x| u32::from_le_bytes([x[0], x[1], x[2], x[3]]))
+    };
+    let mut out = Vec::new();
+    match format {
+        // 4 signature + 4 version + 1 globals count + globals, then four texts (i32 byte
+        // length + bytes), then the vertex count.
+        Format::Pmx => {
+            out.push(9); // the first text length (model name)
+            if let Some(&g) = b.get(8) {
+                let mut p = 9 + g as usize;
+                for _ in 0..4 {
+                    out.push(p);
+                    p = match u32_at(p) {
+                        Some(l) if (l as usize) < b.len() => p + 4 + l as usize,
+                        _ => break,
+                    };
+                }
+                out.push(p); // vertex count
+            }
+        }
+        // 3 magic + 4 version + 20 name + 256 comment, then the vertex count.
+        Format::Pmd => out.push(283),
+        // 30 signature + 20 model name, then the bone key count; each bone key is 111
+        // bytes, then the morph key count.
+        Format::Vmd => {
+            out.push(50);
+            if let Some(n) = u32_at(50) {
+                if let Some(p) = (n as usize).checked_mul(111).map(|x| x + 54) {
+                    out.push(p);
+                }
+            }
+        }
+        _ => {}
+    }
+    let small: Vec<usize> = (0..b.len().saturating_sub(3))
+        .filter(|&p| matches!(u32_at(p), Some(v) if (1..=4096).contains(&v)))
+        .collect();
+    let step = (small.len() / 24).max(1);
+    out.extend(small.iter().step_by(step).copied());
+    out.retain(|&p| p + 4 <= b.len());
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Every mutant of `b`: truncations and byte flips, sampled so a file gets about `budget`.
+pub fn mutants(format: Format, b: &[u8], budget: usize) -> Vec<Vec<u8>> {
+    let n = b.len();
+    let mut out = Vec::new();
+    // Truncations: every offset of a small file, else a spread plus the last few bytes.
+    let cuts = (budget / 3).max(8);
+    let step = n.div_ceil(cuts).max(1);
+    let mut at: Vec<usize> = (0..n).step_by(step).collect();
+    at.extend((n.saturating_sub(8)..n).chain([1, 2, 3, 4, 5, 30, 31, 50, 51, 54]));
+    at.retain(|&p| p < n);
+    at.sort_unstable();
+    at.dedup();
+    for p in at {
+        out.push(b[..p].to_vec());
+    }
+    // Flips: xor 0xFF, 0x00, 0x7F, 0x80 at a spread of offsets.
+    let flips = (budget / 6).max(8);
+    let step = n.div_ceil(flips).max(1);
+    // Start at a varying phase so offsets are not all multiples of a round number.
+    for p in (step / 3..n).step_by(step).chain(0..n.min(12)) {
+        for f in [|x: u8| x ^ 0xff, |_| 0x00, |_| 0x7f, |_| 0x80] {
+            let mut m = b.to_vec();
+            let new = f(m[p]);
+            if new != m[p] {
+                m[p] = new;
+                out.push(m);
+            }
+        }
+    }
+    // Huge counts where counts are.
+    for p in count_offsets(format, b) {
+        for v in [0xffff_ffffu32, 0x7fff_ffff] {
+            let mut m = b.to_vec();
+            m[p..p + 4].copy_from_slice(&v.to_le_bytes());
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// Reads `bytes`, writes, reads again and compares the two values (by `==`, or by their
+/// bytes the second value writes when a float holds NaN, which `==` never equals).
+fn reread_equal(format: Format, bytes: &[u8]) -> Result<(), String> {
+    fn go<T: PartialEq + std::fmt::Debug>(
+        read: fn(&[u8]) -> mmd_formats::error::Result<T>,
+        write: fn(&T) -> mmd_formats::error::Result<Vec<u8>>,
+        bytes: &[u8],
+    ) -> Result<(), String> {
+        let a = read(bytes).map_err(|e| format!("first read: {e}"))?;
+        let out = write(&a).map_err(|e| format!("write: {e}"))?;
+        let b = read(&out).map_err(|e| format!("second read: {e}"))?;
+        if a == b || write(&b).is_ok_and(|again| again == out) {
+            Ok(())
+        } else {
+            Err("read -> write -> read gives a different value".into())
+        }
+    }
+    match format {
+        Format::Pmx => go(Pmx::from_bytes, Pmx::to_bytes, bytes),
+        Format::Pmd => go(Pmd::from_bytes, Pmd::to_bytes, bytes),
+        Format::Vmd => go(Vmd::from_bytes, Vmd::to_bytes, bytes),
+        Format::Vpd => go(Vpd::from_bytes, Vpd::to_bytes, bytes),
+        _ => Err("unknown format".into()),
+    }
+}
+
+/// Checks one mutant; `Err` describes the failure.
+fn check(format: Format, m: &[u8]) -> Result<(), String> {
+    let r = catch_unwind(AssertUnwindSafe(|| match check_roundtrip(format, m) {
+        CheckOutcome::ByteExact => reread_equal(format, m),
+        CheckOutcome::ReadError(e) => {
+            if e.offset() <= m.len() as u64 {
+                Ok(())
+            } else {
+                Err(format!(
+                    "error offset {:#x} beyond length {:#x}: {e}",
+                    e.offset(),
+                    m.len()
+                ))
+            }
+        }
+        CheckOutcome::WriteError(e) => Err(format!("read but cannot write: {e}")),
+        CheckOutcome::Differs {
+            offset,
+            written_len,
+        } => Err(format!(
+            "read but writes back differently at {offset:#x} (wrote {written_len:#x} bytes)"
+        )),
+    }));
+    match r {
+        Ok(x) => x,
+        Err(p) => Err(format!(
+            "PANIC: {}",
+            p.downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default()
+        )),
+    }
+}
+
+/// Files larger than this get mutants of their first `PREFIX` bytes plus a few cuts and
+/// count overwrites over the whole file (a whole parse of a multi-megabyte file takes a
+/// good fraction of a second in a debug build).
+const PREFIX: usize = 32 * 1024;
+
+/// The mutants for one file: about 200 for a small file; for a large one, 200 of its
+/// first `PREFIX` bytes (themselves a truncated file) plus cuts spread over the whole file
+/// and huge counts at the known count offsets.
+fn mutants_for(format: Format, b: &[u8]) -> Vec<Vec<u8>> {
+    if b.len() <= PREFIX {
+        return mutants(format, b, 200);
+    }
+    let mut out = mutants(format, &b[..PREFIX], 200);
+    let step = b.len() / 6;
+    out.extend((1..6).map(|k| b[..k * step + k].to_vec()));
+    for p in count_offsets(format, b).into_iter().take(4) {
+        let mut m = b.to_vec();
+        m[p..p + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+        out.push(m);
+    }
+    out
+}
+
+#[test]
+fn mutants_never_panic_and_errors_point_inside() {
+    // Quiet the default hook: panics are caught and reported below.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let started = std::time::Instant::now();
+    let mut per_format: Vec<(Format, usize)> = Vec::new();
+    let mut failures = Vec::new();
+    let mut failed = 0usize;
+    let subjects = subjects();
+    let mut files = 0;
+    for s in &subjects {
+        files += 1;
+        let ms = mutants_for(s.format, &s.bytes);
+        let t = std::time::Instant::now();
+        for m in &ms {
+            if let Err(why) = check(s.format, m) {
+                failed += 1;
+                if failures.len() < 40 {
+                    let at = m
+                        .iter()
+                        .zip(&s.bytes)
+                        .position(|(a, b)| a != b)
+                        .map_or(format!("cut at {:#x}", m.len()), |p| {
+                            format!("byte {p:#x} {:#04x} -> {:#04x}", s.bytes[p], m[p])
+                        });
+                    failures.push(format!("{} ({at}): {why}", s.name));
+                }
+            }
+        }
+        if s.bytes.len() > 100_000 {
+            eprintln!("  {}: {} mutants in {:.1?}", s.name, ms.len(), t.elapsed());
+        }
+        match per_format.iter_mut().find(|(f, _)| *f == s.format) {
+            Some((_, c)) => *c += ms.len(),
+            None => per_format.push((s.format, ms.len())),
+        }
+    }
+    std::panic::set_hook(hook);
+    let total: usize = per_format.iter().map(|(_, c)| c).sum();
+    for (f, c) in &per_format {
+        eprintln!("hostile mutants: {} {c}", f.name());
+    }
+    eprintln!(
+        "hostile mutants: total {total} over {files} files in {:.1?}",
+        started.elapsed()
+    );
+    // The built-in samples alone give well over this; a silently empty run fails.
+    assert!(total > 10_000, "only {total} mutants run");
+    for f in [Format::Pmx, Format::Pmd, Format::Vmd, Format::Vpd] {
+        let c = per_format.iter().find(|(g, _)| *g == f).map_or(0, |x| x.1);
+        assert!(c > 1_000, "only {c} {} mutants", f.name());
+    }
+    assert!(
+        failed == 0,
+        "{failed} failing mutants (first 40):\n{}",
+        failures.join("\n")
+    );
+}
