@@ -72,3 +72,119 @@ fn pmd_vertex_count_too_large() {
     assert_eq!(e.offset(), 0x11b, "{e}");
     assert_eq!(e.path_string(), "vertices", "{e}");
 }
+
+/// One golden case: the input, the exact message, and whether it is a truncation.
+fn golden_pmx(bytes: &[u8], message: &str, truncated: bool) {
+    let e = Pmx::from_bytes(bytes).unwrap_err();
+    assert_eq!(e.to_string(), message);
+    assert_eq!(e.is_truncated(), truncated, "{e}");
+}
+
+#[test]
+fn bad_pmx_magic_message() {
+    // The derive reads the signature as the header's `magic`: offset 0.
+    let mut b = pmx_prefix();
+    b[3] = b'!';
+    golden_pmx(
+        &b,
+        r#"header.magic: magic "PMX!" at 0x0 (expected magic "PMX ")"#,
+        false,
+    );
+}
+
+#[test]
+fn index_width_3_in_header() {
+    // Globals start at 9: encoding (9), additional UV (10), vertex index width (11 = 0xb).
+    let mut b = pmx_prefix();
+    b[11] = 3;
+    golden_pmx(
+        &b,
+        "header.globals[2]: vertex index width 3 at 0xb (expected an index width of 1, 2 or 4)",
+        false,
+    );
+}
+
+#[test]
+fn negative_vertex_count() {
+    // The vertex count follows the header (17 bytes) and four empty texts (16): 0x21.
+    let mut b = pmx_prefix();
+    b.extend((-1i32).to_le_bytes());
+    golden_pmx(
+        &b,
+        "vertices: count -1 at 0x21 (expected a count of 0 or more)",
+        false,
+    );
+}
+
+#[test]
+fn vertex_count_beyond_the_bytes_left() {
+    // A vertex is at least 12 + 12 + 8 + (1 weight type + 1 BDEF1 bone) + 4 = 38 bytes;
+    // 1000 of them need 38000, and after the count at 0x21 only 10 bytes remain.
+    let mut b = pmx_prefix();
+    b.extend(1000i32.to_le_bytes());
+    b.extend([0u8; 10]);
+    golden_pmx(
+        &b,
+        "vertices: count 1000 at 0x21 needs at least 38000 bytes (1000 x 38), but only 10 remain",
+        false,
+    );
+}
+
+#[test]
+fn model_name_longer_than_the_file() {
+    // The model name's length (100) is at 0x11; its bytes would start at 0x15, where the
+    // file ends.
+    let mut b = pmx_prefix();
+    b.truncate(17);
+    b.extend(100i32.to_le_bytes());
+    golden_pmx(
+        &b,
+        "model.name: expected 100 bytes at 0x15, file ends at 0x15",
+        true,
+    );
+}
+
+/// Header, empty model info, no vertices, faces or textures, then one material whose
+/// texts are empty, up to and including its shared-toon flag byte `flag`.
+fn one_material_up_to_toon_flag(flag: u8) -> Vec<u8> {
+    let mut b = pmx_prefix();
+    b.extend(0i32.to_le_bytes()); // vertices, 0x21
+    b.extend(0i32.to_le_bytes()); // faces, 0x25
+    b.extend(0i32.to_le_bytes()); // textures, 0x29
+    b.extend(1i32.to_le_bytes()); // materials, 0x2d
+    b.extend([0u8; 8]); // name, name_en: empty texts, 0x31..0x39
+    b.extend([0u8; 16 + 12 + 4 + 12]); // diffuse, specular, strength, ambient: 0x39..0x65
+    b.push(0); // draw flags, 0x65
+    b.extend([0u8; 16 + 4]); // edge colour, edge size: 0x66..0x7a
+    b.extend([0xff, 0xff]); // texture, sphere texture (1-byte indices, -1): 0x7a, 0x7b
+    b.push(0); // sphere mode, 0x7c
+    b.push(flag); // shared-toon flag, 0x7d
+    b
+}
+
+#[test]
+fn unknown_shared_toon_flag() {
+    // Nine more bytes (what the smallest material still needs: a toon byte, the memo's
+    // length and the face count) so the material count passes its check and the flag
+    // at 0x7d is reached.
+    let mut b = one_material_up_to_toon_flag(7);
+    b.extend([0u8; 9]);
+    golden_pmx(
+        &b,
+        "materials[0].toon: unknown shared-toon flag 7 at 0x7d (expected 0 or 1)",
+        false,
+    );
+}
+
+#[test]
+fn material_cut_after_the_toon_flag_fails_the_count_check() {
+    // The smallest material is 8 (two empty texts) + 44 (colours) + 1 (flags) + 20 (edge)
+    // + 2 (two 1-byte texture indices) + 1 (sphere mode) + 2 (toon flag and a 1-byte
+    // value) + 4 (memo length) + 4 (face count) = 86 bytes. The file ends 77 bytes after
+    // the count at 0x2d (0x31..0x7e), so the count is refused before reading anything.
+    golden_pmx(
+        &one_material_up_to_toon_flag(1),
+        "materials: count 1 at 0x2d needs at least 86 bytes (1 x 86), but only 77 remain",
+        false,
+    );
+}
