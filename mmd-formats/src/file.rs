@@ -68,3 +68,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     }
     Ok(())
 }
+
+/// The whole-file API of a derived format type read and written with the `()` context:
+/// `from_bytes`, `to_bytes`, `read_path` and `write_path` (atomic).
+macro_rules! whole_file_api {
+    ($ty:ident, $name:literal) => {
+        impl $ty {
+            #[doc = concat!("Reads a ", $name, " file from memory; the value must span all of `bytes`.")]
+            pub fn from_bytes(bytes: &[u8]) -> $crate::error::Result<Self> {
+                $crate::file::decode_all(bytes, &())
+            }
+
+            /// Writes the file to memory.
+            pub fn to_bytes(&self) -> $crate::error::Result<Vec<u8>> {
+                $crate::file::encode_all(self, &())
+            }
+
+            #[doc = concat!("Reads a ", $name, " file.")]
+            pub fn read_path(path: impl AsRef<std::path::Path>) -> $crate::error::Result<Self> {
+                Self::from_bytes(&$crate::file::read(path.as_ref())?)
+            }
+
+            /// Writes the file atomically: to a temporary file beside `path`, then renamed
+            /// over it, so a failed write never leaves a half-written file.
+            pub fn write_path(&self, path: impl AsRef<std::path::Path>) -> $crate::error::Result<()> {
+                $crate::file::write_atomic(path.as_ref(), &self.to_bytes()?)
+            }
+        }
+    };
+}
+pub(crate) use whole_file_api;

@@ -29,10 +29,8 @@ pub use model::{Material, TextureFiles, Vertex};
 pub use morph::{Morph, MorphElement, MorphKind};
 pub use physics::{Joint, RigidBody, RigidShape};
 
-use crate::error::Result;
 use crate::text::ShiftJis;
 use crate::Mmd;
-use std::path::Path;
 
 /// A whole PMD file.
 #[derive(Mmd, Debug, Clone, PartialEq, Default)]
@@ -134,27 +132,6 @@ pub struct PmdSummary {
 }
 
 impl Pmd {
-    /// Reads a PMD file from memory.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        crate::file::decode_all(bytes, &())
-    }
-
-    /// Writes the file to memory.
-    pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        crate::file::encode_all(self, &())
-    }
-
-    /// Reads a PMD file.
-    pub fn read_path(path: impl AsRef<Path>) -> Result<Self> {
-        Self::from_bytes(&crate::file::read(path.as_ref())?)
-    }
-
-    /// Writes the file atomically: to a temporary file beside `path`, then renamed over it,
-    /// so a failed write never leaves a half-written file.
-    pub fn write_path(&self, path: impl AsRef<Path>) -> Result<()> {
-        crate::file::write_atomic(path.as_ref(), &self.to_bytes()?)
-    }
-
     /// Version, section counts and which extensions are present.
     pub fn summary(&self) -> PmdSummary {
         PmdSummary {
@@ -244,3 +221,5 @@ impl Pmd {
             .collect()
     }
 }
+
+crate::file::whole_file_api!(Pmd, "PMD");

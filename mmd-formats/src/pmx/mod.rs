@@ -31,7 +31,6 @@ use crate::error::Result;
 use crate::index::VertexIndex;
 use crate::text::PmxText;
 use crate::Mmd;
-use std::path::Path;
 
 /// A whole PMX file.
 #[derive(Mmd, Debug, Clone, PartialEq)]
@@ -80,27 +79,6 @@ pub struct Pmx {
 }
 
 impl Pmx {
-    /// Reads a PMX file from memory.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        crate::file::decode_all(bytes, &())
-    }
-
-    /// Writes the file to memory.
-    pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        crate::file::encode_all(self, &())
-    }
-
-    /// Reads a PMX file.
-    pub fn read_path(path: impl AsRef<Path>) -> Result<Self> {
-        Self::from_bytes(&crate::file::read(path.as_ref())?)
-    }
-
-    /// Writes the file atomically: to a temporary file beside `path`, then renamed over it,
-    /// so a failed write never leaves a half-written file.
-    pub fn write_path(&self, path: impl AsRef<Path>) -> Result<()> {
-        crate::file::write_atomic(path.as_ref(), &self.to_bytes()?)
-    }
-
     /// The context the header declares.
     pub fn context(&self) -> Result<PmxContext> {
         self.header.context()
@@ -111,3 +89,5 @@ impl Pmx {
         self.faces.chunks_exact(3).map(|c| [c[0], c[1], c[2]])
     }
 }
+
+crate::file::whole_file_api!(Pmx, "PMX");

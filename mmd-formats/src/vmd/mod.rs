@@ -39,7 +39,6 @@ pub use summary::{Kind, Summary, FPS};
 
 use crate::error::Result;
 use crate::Mmd;
-use std::path::Path;
 
 /// A whole VMD file.
 #[derive(Mmd, Debug, Clone, PartialEq)]
@@ -92,29 +91,10 @@ impl Vmd {
         })
     }
 
-    /// Reads a VMD file from memory.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        crate::file::decode_all(bytes, &())
-    }
-
-    /// Writes the file to memory.
-    pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        crate::file::encode_all(self, &())
-    }
-
-    /// Reads a VMD file.
-    pub fn read_path(path: impl AsRef<Path>) -> Result<Self> {
-        Self::from_bytes(&crate::file::read(path.as_ref())?)
-    }
-
-    /// Writes the file atomically: to a temporary file beside `path`, then renamed over it,
-    /// so a failed write never leaves a half-written file.
-    pub fn write_path(&self, path: impl AsRef<Path>) -> Result<()> {
-        crate::file::write_atomic(path.as_ref(), &self.to_bytes()?)
-    }
-
     /// The context the header declares.
     pub fn context(&self) -> Result<VmdContext> {
         self.header.context()
     }
 }
+
+crate::file::whole_file_api!(Vmd, "VMD");
