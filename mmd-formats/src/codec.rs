@@ -21,11 +21,79 @@ pub trait Decode<C: ?Sized>: Sized {
         n: usize,
         out: &mut Vec<Self>,
     ) -> Result<()> {
-        for i in 0..n {
-            out.push(Self::decode(input, ctx).map_err(|e| e.in_index(i))?);
-        }
-        Ok(())
+        decode_each(input, ctx, n, out)
     }
+
+    /// Reads `N` consecutive values into an array (a fixed-length field such as
+    /// `[f32; 3]`). Primitives and indices override it with one bounds check for the run.
+    #[inline]
+    fn decode_array<I: Input + ?Sized, const N: usize>(input: &mut I, ctx: &C) -> Result<[Self; N]>
+    where
+        Self: Default,
+    {
+        decode_array_each(input, ctx)
+    }
+}
+
+/// Reads `n` values one by one (the default [`Decode::decode_seq`]).
+#[inline]
+pub fn decode_each<T: Decode<C>, C: ?Sized, I: Input + ?Sized>(
+    input: &mut I,
+    ctx: &C,
+    n: usize,
+    out: &mut Vec<T>,
+) -> Result<()> {
+    for i in 0..n {
+        out.push(T::decode(input, ctx).map_err(|e| e.in_index(i))?);
+    }
+    Ok(())
+}
+
+/// Reads an array value by value (the default [`Decode::decode_array`]).
+#[inline]
+pub fn decode_array_each<T: Decode<C> + Default, C: ?Sized, I: Input + ?Sized, const N: usize>(
+    input: &mut I,
+    ctx: &C,
+) -> Result<[T; N]> {
+    let mut arr: [T; N] = core::array::from_fn(|_| T::default());
+    for (i, slot) in arr.iter_mut().enumerate() {
+        *slot = T::decode(input, ctx).map_err(|e| e.in_index(i))?;
+    }
+    Ok(arr)
+}
+
+/// The bulk path for `n` values of `size` bytes each: hands their bytes to `f` after one
+/// bounds check. Only input that [holds all its bytes](Input::holds_all) takes it (`None`
+/// otherwise: the caller reads value by value, so that an early end is reported at the
+/// value where it falls). A run that does not fit fails like the value-by-value read
+/// would: at the first value that is cut, with its index in the path.
+#[inline]
+pub(crate) fn bulk<I: Input + ?Sized, R>(
+    input: &mut I,
+    n: usize,
+    size: usize,
+    f: impl FnOnce(&[u8]) -> R,
+) -> Option<Result<R>> {
+    if !input.holds_all() {
+        return None;
+    }
+    let fits = n
+        .checked_mul(size)
+        .filter(|&len| len as u64 <= input.remaining());
+    Some(match fits {
+        Some(len) => input.read_with(len, f),
+        None => Err(short_run(input, size)),
+    })
+}
+
+/// The error of a run that the input cuts: at the first value that does not fit.
+#[cold]
+#[inline(never)]
+fn short_run<I: Input + ?Sized>(input: &I, size: usize) -> crate::error::Error {
+    let size = size.max(1) as u64;
+    let whole = input.remaining() / size;
+    crate::error::Error::truncated(input.position() + whole * size, size, input.end())
+        .in_index(whole as usize)
 }
 
 /// Writes a value to an [`Output`], given the format's context `C`.
@@ -66,6 +134,46 @@ macro_rules! prim {
             fn decode<I: Input + ?Sized>(input: &mut I, _ctx: &C) -> Result<Self> {
                 Ok(<$t>::from_le_bytes(input.read_array()?))
             }
+            #[inline]
+            fn decode_seq<I: Input + ?Sized>(
+                input: &mut I,
+                _ctx: &C,
+                n: usize,
+                out: &mut Vec<Self>,
+            ) -> Result<()> {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                let run = bulk(input, n, SIZE, |bytes| {
+                    out.extend(bytes.chunks_exact(SIZE).map(|c| {
+                        let mut a = [0u8; SIZE];
+                        a.copy_from_slice(c);
+                        <$t>::from_le_bytes(a)
+                    }))
+                });
+                match run {
+                    Some(r) => r,
+                    None => decode_each(input, _ctx, n, out),
+                }
+            }
+            #[inline]
+            fn decode_array<I: Input + ?Sized, const N: usize>(
+                input: &mut I,
+                _ctx: &C,
+            ) -> Result<[Self; N]> {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                let run = bulk(input, N, SIZE, |bytes| {
+                    let mut arr = [<$t>::default(); N];
+                    for (slot, c) in arr.iter_mut().zip(bytes.chunks_exact(SIZE)) {
+                        let mut a = [0u8; SIZE];
+                        a.copy_from_slice(c);
+                        *slot = <$t>::from_le_bytes(a);
+                    }
+                    arr
+                });
+                match run {
+                    Some(r) => r,
+                    None => decode_array_each(input, _ctx),
+                }
+            }
         }
         impl<C: ?Sized> Encode<C> for $t {
             #[inline]
@@ -88,9 +196,21 @@ impl<C: ?Sized> Decode<C> for u8 {
         n: usize,
         out: &mut Vec<Self>,
     ) -> Result<()> {
-        let bytes = input.read_vec(n as u64)?;
-        out.extend_from_slice(&bytes);
-        Ok(())
+        match bulk(input, n, 1, |bytes| out.extend_from_slice(bytes)) {
+            Some(r) => r,
+            None => {
+                let bytes = input.read_vec(n as u64)?;
+                out.extend_from_slice(&bytes);
+                Ok(())
+            }
+        }
+    }
+    #[inline]
+    fn decode_array<I: Input + ?Sized, const N: usize>(
+        input: &mut I,
+        _ctx: &C,
+    ) -> Result<[Self; N]> {
+        input.read_array::<N>()
     }
 }
 
@@ -107,11 +227,7 @@ impl<C: ?Sized> Encode<C> for u8 {
 impl<C: ?Sized, T: Decode<C> + Default, const N: usize> Decode<C> for [T; N] {
     #[inline]
     fn decode<I: Input + ?Sized>(input: &mut I, ctx: &C) -> Result<Self> {
-        let mut arr: [T; N] = core::array::from_fn(|_| T::default());
-        for (i, slot) in arr.iter_mut().enumerate() {
-            *slot = T::decode(input, ctx).map_err(|e| e.in_index(i))?;
-        }
-        Ok(arr)
+        T::decode_array(input, ctx)
     }
 }
 

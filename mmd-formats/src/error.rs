@@ -79,6 +79,8 @@ pub struct Error(Box<Inner>);
 
 impl Error {
     /// An error of the given kind at a byte offset, with an empty field path.
+    #[cold]
+    #[inline(never)]
     pub fn new(offset: u64, kind: ErrorKind) -> Self {
         Error(Box::new(Inner {
             offset,
@@ -88,6 +90,8 @@ impl Error {
     }
 
     /// The input ended: `needed` bytes were wanted at `offset`, the input ends at `end`.
+    #[cold]
+    #[inline(never)]
     pub fn truncated(offset: u64, needed: u64, end: u64) -> Self {
         Self::new(offset, ErrorKind::Truncated { needed, end })
     }
@@ -120,6 +124,8 @@ impl Error {
 
     /// Adds a field name at the outer end of the path (used as the error leaves a field).
     #[must_use]
+    #[cold]
+    #[inline(never)]
     pub fn in_field(mut self, name: &'static str) -> Self {
         self.0.path_rev.push(PathSegment::Field(name));
         self
@@ -127,6 +133,8 @@ impl Error {
 
     /// Adds a sequence position at the outer end of the path.
     #[must_use]
+    #[cold]
+    #[inline(never)]
     pub fn in_index(mut self, index: usize) -> Self {
         self.0.path_rev.push(PathSegment::Index(index));
         self

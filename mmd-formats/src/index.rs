@@ -166,8 +166,39 @@ fn bad_width(pos: u64, kind: IndexKind, w: u8) -> Error {
     )
 }
 
+/// Decodes a run of `n` indices of width `w` with one bounds check, handing each
+/// sign- or zero-extended value to `sink`; `None` when the input takes the value-by-value
+/// path (see `codec::bulk`).
+#[inline]
+fn read_run<I: Input + ?Sized>(
+    input: &mut I,
+    kind: IndexKind,
+    w: u8,
+    n: usize,
+    signed: bool,
+    mut sink: impl FnMut(u32),
+) -> Option<Result<()>> {
+    let width = match w {
+        1 | 2 | 4 => w as usize,
+        w => return Some(Err(bad_width(input.position(), kind, w))),
+    };
+    crate::codec::bulk(input, n, width, |bytes| match (width, signed) {
+        (1, true) => bytes.iter().for_each(|&b| sink(b as i8 as i32 as u32)),
+        (1, false) => bytes.iter().for_each(|&b| sink(b as u32)),
+        (2, true) => bytes
+            .chunks_exact(2)
+            .for_each(|c| sink(i16::from_le_bytes([c[0], c[1]]) as i32 as u32)),
+        (2, false) => bytes
+            .chunks_exact(2)
+            .for_each(|c| sink(u16::from_le_bytes([c[0], c[1]]) as u32)),
+        _ => bytes
+            .chunks_exact(4)
+            .for_each(|c| sink(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
+    })
+}
+
 impl<C: IndexWidths + ?Sized, K: kind::SignedKind> Decode<C> for Index<K> {
-    #[inline]
+    #[inline(always)]
     fn decode<I: Input + ?Sized>(input: &mut I, ctx: &C) -> Result<Self> {
         let raw = match ctx.index_width(K::KIND) {
             1 => i8::from_le_bytes(input.read_array()?) as i32,
@@ -176,6 +207,40 @@ impl<C: IndexWidths + ?Sized, K: kind::SignedKind> Decode<C> for Index<K> {
             w => return Err(bad_width(input.position(), K::KIND, w)),
         };
         Ok(Self::from_raw(raw))
+    }
+    #[inline]
+    fn decode_seq<I: Input + ?Sized>(
+        input: &mut I,
+        ctx: &C,
+        n: usize,
+        out: &mut Vec<Self>,
+    ) -> Result<()> {
+        let w = ctx.index_width(K::KIND);
+        let run = read_run(input, K::KIND, w, n, true, |v| {
+            out.push(Self::from_raw(v as i32))
+        });
+        match run {
+            Some(r) => r,
+            None => crate::codec::decode_each(input, ctx, n, out),
+        }
+    }
+    #[inline]
+    fn decode_array<I: Input + ?Sized, const N: usize>(
+        input: &mut I,
+        ctx: &C,
+    ) -> Result<[Self; N]> {
+        let w = ctx.index_width(K::KIND);
+        let mut arr = [Self::from_raw(0); N];
+        let mut slots = arr.iter_mut();
+        let run = read_run(input, K::KIND, w, N, true, |v| {
+            if let Some(slot) = slots.next() {
+                *slot = Self::from_raw(v as i32);
+            }
+        });
+        match run {
+            Some(r) => r.map(|()| arr),
+            None => crate::codec::decode_array_each(input, ctx),
+        }
     }
 }
 
@@ -232,7 +297,7 @@ impl fmt::Debug for VertexIndex {
 }
 
 impl<C: IndexWidths + ?Sized> Decode<C> for VertexIndex {
-    #[inline]
+    #[inline(always)]
     fn decode<I: Input + ?Sized>(input: &mut I, ctx: &C) -> Result<Self> {
         Ok(VertexIndex(match ctx.index_width(IndexKind::Vertex) {
             1 => input.read_array::<1>()?[0] as u32,
@@ -240,6 +305,22 @@ impl<C: IndexWidths + ?Sized> Decode<C> for VertexIndex {
             4 => u32::from_le_bytes(input.read_array()?),
             w => return Err(bad_width(input.position(), IndexKind::Vertex, w)),
         }))
+    }
+    #[inline]
+    fn decode_seq<I: Input + ?Sized>(
+        input: &mut I,
+        ctx: &C,
+        n: usize,
+        out: &mut Vec<Self>,
+    ) -> Result<()> {
+        let w = ctx.index_width(IndexKind::Vertex);
+        let run = read_run(input, IndexKind::Vertex, w, n, false, |v| {
+            out.push(VertexIndex(v))
+        });
+        match run {
+            Some(r) => r,
+            None => crate::codec::decode_each(input, ctx, n, out),
+        }
     }
 }
 

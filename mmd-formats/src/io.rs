@@ -48,6 +48,23 @@ pub trait Input {
         Ok(buf)
     }
 
+    /// Reads exactly `n` bytes and hands them to `f` as one slice (the bulk path for runs of
+    /// fixed-size values). Over memory the slice is borrowed; other inputs read into a
+    /// buffer first (checked against the remaining bytes, like [`Input::read_vec`]).
+    #[inline]
+    fn read_with<R>(&mut self, n: usize, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
+        let bytes = self.read_vec(n as u64)?;
+        Ok(f(&bytes))
+    }
+
+    /// True when every byte up to [`Input::end`] is already in memory, so that a count
+    /// checked against [`Input::remaining`] may be reserved in full. Streams answer
+    /// `false`: their end is a claim that a read may still contradict.
+    #[inline]
+    fn holds_all(&self) -> bool {
+        false
+    }
+
     /// The number of bytes left before the end.
     #[inline]
     fn remaining(&self) -> u64 {
@@ -62,72 +79,94 @@ pub trait Input {
 }
 
 /// An [`Input`] over a byte slice: the fast path for files already in memory.
+///
+/// It keeps the unread part as a slice, so that each read is one length comparison and a
+/// pointer step.
 #[derive(Debug, Clone)]
 pub struct SliceInput<'a> {
+    /// The whole input (for the offset and the end).
     data: &'a [u8],
-    pos: usize,
+    /// The bytes not yet read: always a suffix of `data`.
+    rest: &'a [u8],
 }
 
 impl<'a> SliceInput<'a> {
     /// Starts reading at the first byte of `data`.
     pub fn new(data: &'a [u8]) -> Self {
-        SliceInput { data, pos: 0 }
+        SliceInput { data, rest: data }
     }
 
     /// The bytes not yet read.
     pub fn rest(&self) -> &'a [u8] {
-        &self.data[self.pos..]
+        self.rest
+    }
+
+    /// The error for a read of `needed` bytes that does not fit.
+    #[cold]
+    #[inline(never)]
+    fn short(&self, needed: usize) -> Error {
+        Error::truncated(self.position(), needed as u64, self.data.len() as u64)
+    }
+
+    /// Takes the next `n` bytes.
+    #[inline(always)]
+    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
+        if n <= self.rest.len() {
+            let (head, tail) = self.rest.split_at(n);
+            self.rest = tail;
+            Ok(head)
+        } else {
+            Err(self.short(n))
+        }
     }
 }
 
 impl Input for SliceInput<'_> {
-    #[inline]
+    #[inline(always)]
     fn position(&self) -> u64 {
-        self.pos as u64
+        (self.data.len() - self.rest.len()) as u64
     }
-    #[inline]
+    #[inline(always)]
     fn end(&self) -> u64 {
         self.data.len() as u64
     }
+    #[inline(always)]
+    fn remaining(&self) -> u64 {
+        self.rest.len() as u64
+    }
+    #[inline(always)]
+    fn at_end(&self) -> bool {
+        self.rest.is_empty()
+    }
+    #[inline(always)]
+    fn holds_all(&self) -> bool {
+        true
+    }
     #[inline]
     fn read_into(&mut self, buf: &mut [u8]) -> Result<()> {
-        match self.data.get(self.pos..self.pos + buf.len()) {
-            Some(src) => {
-                buf.copy_from_slice(src);
-                self.pos += buf.len();
-                Ok(())
+        let src = self.take(buf.len())?;
+        buf.copy_from_slice(src);
+        Ok(())
+    }
+    #[inline(always)]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        match self.rest.split_first_chunk::<N>() {
+            Some((head, tail)) => {
+                self.rest = tail;
+                Ok(*head)
             }
-            None => Err(Error::truncated(
-                self.pos as u64,
-                buf.len() as u64,
-                self.data.len() as u64,
-            )),
+            None => Err(self.short(N)),
         }
     }
     #[inline]
-    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        match self.data.get(self.pos..self.pos + N) {
-            Some(src) => {
-                let mut out = [0u8; N];
-                out.copy_from_slice(src);
-                self.pos += N;
-                Ok(out)
-            }
-            None => Err(Error::truncated(
-                self.pos as u64,
-                N as u64,
-                self.data.len() as u64,
-            )),
-        }
+    fn read_with<R>(&mut self, n: usize, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
+        let bytes = self.take(n)?;
+        Ok(f(bytes))
     }
     fn read_vec(&mut self, n: u64) -> Result<Vec<u8>> {
-        let rest = self.rest();
-        match usize::try_from(n).ok().and_then(|k| rest.get(..k)) {
-            Some(bytes) => {
-                self.pos += bytes.len();
-                Ok(bytes.to_vec())
-            }
-            None => Err(Error::truncated(self.pos as u64, n, self.end())),
+        match usize::try_from(n) {
+            Ok(k) if k <= self.rest.len() => Ok(self.take(k)?.to_vec()),
+            _ => Err(Error::truncated(self.position(), n, self.end())),
         }
     }
 }

@@ -111,11 +111,16 @@ where
     I: Input + ?Sized,
 {
     check_count(input, at, n, T::MIN_SIZE)?;
-    // The count fits the bytes the input claims to have left; a stream may claim more
-    // than it holds, so the up-front reservation is capped and the vector grows past it.
-    let cap = usize::try_from(n)
-        .unwrap_or(usize::MAX)
-        .min(MAX_PREALLOC / core::mem::size_of::<T>().max(1));
+    // The count fits the bytes the input claims to have left. A stream may claim more
+    // than it holds, so its up-front reservation is capped and the vector grows past it;
+    // input in memory holds what it claims, so the whole sequence is reserved at once
+    // (at most `size_of::<T>() / MIN_SIZE` times the bytes left, a small factor).
+    let budget = if input.holds_all() {
+        usize::MAX
+    } else {
+        MAX_PREALLOC / core::mem::size_of::<T>().max(1)
+    };
+    let cap = usize::try_from(n).unwrap_or(usize::MAX).min(budget);
     let mut v = Vec::with_capacity(cap);
     T::decode_seq(input, ctx, n as usize, &mut v)?;
     Ok(v)
