@@ -347,6 +347,7 @@ function pmxSummary(p) {
     weight_types: weightTypes,
     face_first: first(p.faces, (x) => x),
     face_last: last(p.faces, (x) => x),
+    face_max: p.faces.length ? p.faces.reduce((m, x) => Math.max(m, x)) : null,
     texture_first: first(p.textures, txt),
     texture_last: last(p.textures, txt),
     material_first: first(p.materials, pmxMaterial),

@@ -478,7 +478,10 @@ impl Renderer {
                                 ("id", Y::p("len")),
                                 ("type", Y::p("s4")),
                                 ("valid", Y::map(vec![("min", Y::p(0))])),
-                                ("doc", Y::Doc("Byte length of the text (not characters).".into())),
+                                (
+                                    "doc",
+                                    Y::Doc("Byte length of the text (not characters).".into()),
+                                ),
                             ]),
                             Y::map(vec![
                                 ("id", Y::p("value")),
@@ -510,7 +513,11 @@ impl Renderer {
                 ])),
             );
             for (id, enc, doc) in [
-                ("pmx_text_utf16le", "UTF-16LE", "Text in UTF-16LE (encoding 0)."),
+                (
+                    "pmx_text_utf16le",
+                    "UTF-16LE",
+                    "Text in UTF-16LE (encoding 0).",
+                ),
                 ("pmx_text_utf8", "UTF-8", "Text in UTF-8 (encoding 1)."),
             ] {
                 self.claim(id, "pmx_text".into());
@@ -754,15 +761,7 @@ impl Renderer {
             let m = entries(vec![("id", Y::p(id)), ("size-eos", Y::p(true))]);
             return Ok(vec![Y::Map(with_doc(with_cond(m), doc))]);
         }
-        let e = self.elem(
-            f.ty,
-            f.size,
-            (f.layout)(),
-            f.select,
-            earlier,
-            scope,
-            here,
-        )?;
+        let e = self.elem(f.ty, f.size, (f.layout)(), f.select, earlier, scope, here)?;
         // The element with its own fixed repeat, or a helper type when it is repeated.
         let repeated = |r: &mut Self, e: Elem| -> Result<Vec<(String, Y)>, String> {
             match e.fixed_repeat {
@@ -997,7 +996,11 @@ impl Renderer {
             }
             if lone {
                 let f = &v.fields[0];
-                let doc = if f.doc.trim().is_empty() { v.doc } else { f.doc };
+                let doc = if f.doc.trim().is_empty() {
+                    v.doc
+                } else {
+                    f.doc
+                };
                 match self.field_attrs(f, v.fields, 0, &vid, doc, Some(cond), scope, here) {
                     Ok(attrs) => seq.extend(attrs),
                     Err(e) => self.problem(&at, e),
@@ -1029,7 +1032,11 @@ impl Renderer {
         body
     }
 
-    fn flags_body(&mut self, repr: &str, bits: &[mmd_formats::layout::FlagBit]) -> Vec<(String, Y)> {
+    fn flags_body(
+        &mut self,
+        repr: &str,
+        bits: &[mmd_formats::layout::FlagBit],
+    ) -> Vec<(String, Y)> {
         let mut inst = Vec::new();
         for b in bits {
             let mut m = entries(vec![(
@@ -1101,15 +1108,22 @@ pub fn render_ksy(format: &KsyFormat) -> Result<String, KsyError> {
         problems: Vec::new(),
     };
     // The root type is the file; its id is the format's.
-    r.claims
-        .insert(format.id.to_string(), format!("{} (root)", format.root.name));
+    r.claims.insert(
+        format.id.to_string(),
+        format!("{} (root)", format.root.name),
+    );
     let root_scope = Scope::none();
     let root_body = {
         let mut body = Vec::new();
         match &format.root.body {
             Body::Struct(fields) => {
-                let (seq, inst) =
-                    r.record(format.id, format.root.name, fields, format.root.magic, &root_scope);
+                let (seq, inst) = r.record(
+                    format.id,
+                    format.root.name,
+                    fields,
+                    format.root.magic,
+                    &root_scope,
+                );
                 body.push(("seq".to_string(), Y::Seq(seq)));
                 if !inst.is_empty() {
                     body.push(("instances".to_string(), Y::Map(inst)));

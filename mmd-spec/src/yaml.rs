@@ -31,7 +31,12 @@ impl Y {
 
     /// A mapping from `(key, value)` pairs.
     pub fn map(entries: Vec<(&str, Y)>) -> Y {
-        Y::Map(entries.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+        Y::Map(
+            entries
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+        )
     }
 }
 
@@ -159,7 +164,10 @@ mod tests {
     #[test]
     fn nesting() {
         let y = Y::map(vec![
-            ("seq", Y::Seq(vec![Y::map(vec![("id", Y::p("a")), ("type", Y::p("u1"))])])),
+            (
+                "seq",
+                Y::Seq(vec![Y::map(vec![("id", Y::p("a")), ("type", Y::p("u1"))])]),
+            ),
             ("doc", Y::Doc("one\n\ntwo".into())),
         ]);
         let mut out = String::new();

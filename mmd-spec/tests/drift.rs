@@ -16,7 +16,8 @@ fn reference_documents_are_current() {
     for ext in ["md", "ksy"] {
         for id in ["pmx", "pmd", "vmd"] {
             assert!(
-                docs.iter().any(|d| d.file.ends_with(&format!("/{id}.{ext}"))),
+                docs.iter()
+                    .any(|d| d.file.ends_with(&format!("/{id}.{ext}"))),
                 "no {id}.{ext} rendered"
             );
         }
