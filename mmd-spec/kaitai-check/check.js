@@ -22,9 +22,9 @@ const KaitaiStream = require('kaitai-struct/KaitaiStream');
 
 const FORMATS = ['pmx', 'pmd', 'vmd'];
 
-function usage(msg) {
-  process.stderr.write(`${msg}\nusage: node check.js [--ksy-dir DIR] FILE...\n`);
-  process.exit(2);
+function usage(msg, code = 2) {
+  (code ? process.stderr : process.stdout).write(`${msg}\nusage: node check.js [--ksy-dir DIR] FILE...\n`);
+  process.exit(code);
 }
 
 // Compiles one .ksy and returns its root class.
@@ -586,7 +586,7 @@ async function main() {
       ksyDir = args[++i];
       if (ksyDir === undefined) usage('--ksy-dir needs a folder');
     } else if (args[i] === '--help' || args[i] === '-h') {
-      usage('Parses PMX, PMD and VMD files with the parsers compiled from the .ksy files.');
+      usage('Parses PMX, PMD and VMD files with the parsers compiled from the .ksy files.', 0);
     } else {
       files.push(args[i]);
     }

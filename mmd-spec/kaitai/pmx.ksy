@@ -137,7 +137,7 @@ seq:
       Joints, preceded by an i32 count.
   - id: soft_bodies
     type: soft_bodies_block
-    if: '(is_v21) and not _io.eof'
+    if: 'is_v21 and not _io.eof'
     doc: |
       Soft bodies (PMX 2.1 only), preceded by an i32 count. `None` in 2.0 files, and in
       2.1 files that end after the joints.

@@ -325,7 +325,7 @@ fn seg_text(seg: &(String, Option<Vec<E>>)) -> String {
     }
 }
 
-fn flags_of<'a>(v: &'a V) -> Option<(&'a str, &'static TypeLayout)> {
+fn flags_of(v: &V) -> Option<(&str, &'static TypeLayout)> {
     match v {
         V::Flags { text, ty } => Some((text, ty)),
         _ => None,

@@ -347,6 +347,14 @@ struct Renderer {
     problems: Vec<String>,
 }
 
+/// Where a field is rendered: the fields before it, the context, and the Kaitai type.
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    earlier: &'static [FieldLayout],
+    scope: &'a Scope,
+    here: &'a str,
+}
+
 /// Expression environment for one field of a record.
 struct FieldEnv<'a> {
     r: &'a Renderer,
@@ -396,6 +404,17 @@ fn collect(ty: &'static TypeLayout, all: &mut HashMap<&'static str, &'static Typ
             }
         }
         Body::Flags { .. } | Body::Opaque => {}
+    }
+}
+
+/// `s` as an operand of `and`: parenthesised unless it is a plain name or path.
+fn paren(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+    {
+        s.to_string()
+    } else {
+        format!("({s})")
     }
 }
 
@@ -548,10 +567,9 @@ impl Renderer {
         size: Size,
         layout: Option<&'static TypeLayout>,
         select: Option<&str>,
-        env_fields: &'static [FieldLayout],
-        scope: &Scope,
-        here: &str,
+        at: Place<'_>,
     ) -> Result<Elem, String> {
+        let Place { scope, here, .. } = at;
         if let Some((inner, n)) = array(ty) {
             if inner == "u8" {
                 return Ok(Elem {
@@ -564,7 +582,7 @@ impl Renderer {
                 Some(k) => Size::Index(k),
                 None => Size::Variable,
             };
-            let e = self.elem(inner, inner_size, layout, select, env_fields, scope, here)?;
+            let e = self.elem(inner, inner_size, layout, select, at)?;
             if e.fixed_repeat.is_some() {
                 return Err(format!("nested arrays (`{ty}`) are not supported"));
             }
@@ -592,7 +610,7 @@ impl Renderer {
                 ) => {
                     let env = FieldEnv {
                         r: self,
-                        earlier: env_fields,
+                        earlier: at.earlier,
                         scope,
                         here,
                     };
@@ -712,19 +730,19 @@ impl Renderer {
     }
 
     /// The attributes of one field (one, or a count and the field).
-    #[allow(clippy::too_many_arguments)]
     fn field_attrs(
         &mut self,
         f: &'static FieldLayout,
-        all_fields: &'static [FieldLayout],
-        index: usize,
+        at: Place<'_>,
         id: &str,
         doc: &str,
         extra_cond: Option<String>,
-        scope: &Scope,
-        here: &str,
     ) -> Result<Vec<Y>, String> {
-        let earlier = &all_fields[..index];
+        let Place {
+            earlier,
+            scope,
+            here,
+        } = at;
         let env = FieldEnv {
             r: self,
             earlier,
@@ -736,12 +754,15 @@ impl Renderer {
             Presence::If(c) => (Some(expr::translate(&env, c)?), false),
             Presence::UnlessEof => (Some("not _io.eof".to_string()), true),
             Presence::IfUnlessEof(c) => (
-                Some(format!("({}) and not _io.eof", expr::translate(&env, c)?)),
+                Some(format!(
+                    "{} and not _io.eof",
+                    paren(&expr::translate(&env, c)?)
+                )),
                 true,
             ),
         };
         let cond = match (extra_cond, cond) {
-            (Some(a), Some(b)) => Some(format!("({a}) and ({b})")),
+            (Some(a), Some(b)) => Some(format!("{} and {}", paren(&a), paren(&b))),
             (a, b) => a.or(b),
         };
         let with_cond = |mut m: Vec<(String, Y)>| {
@@ -761,7 +782,7 @@ impl Renderer {
             let m = entries(vec![("id", Y::p(id)), ("size-eos", Y::p(true))]);
             return Ok(vec![Y::Map(with_doc(with_cond(m), doc))]);
         }
-        let e = self.elem(f.ty, f.size, (f.layout)(), f.select, earlier, scope, here)?;
+        let e = self.elem(f.ty, f.size, (f.layout)(), f.select, at)?;
         // The element with its own fixed repeat, or a helper type when it is repeated.
         let repeated = |r: &mut Self, e: Elem| -> Result<Vec<(String, Y)>, String> {
             match e.fixed_repeat {
@@ -877,7 +898,12 @@ impl Renderer {
         let mut scope = start.clone();
         for (i, f) in fields.iter().enumerate() {
             let at = format!("{type_name}.{}", f.name);
-            match self.field_attrs(f, fields, i, f.name, f.doc, None, &scope, here) {
+            let place = Place {
+                earlier: &fields[..i],
+                scope: &scope,
+                here,
+            };
+            match self.field_attrs(f, place, f.name, f.doc, None) {
                 Ok(attrs) => seq.extend(attrs),
                 Err(e) => self.problem(&at, e),
             }
@@ -1001,7 +1027,12 @@ impl Renderer {
                 } else {
                     f.doc
                 };
-                match self.field_attrs(f, v.fields, 0, &vid, doc, Some(cond), scope, here) {
+                let place = Place {
+                    earlier: &[],
+                    scope,
+                    here,
+                };
+                match self.field_attrs(f, place, &vid, doc, Some(cond)) {
                     Ok(attrs) => seq.extend(attrs),
                     Err(e) => self.problem(&at, e),
                 }
@@ -1181,6 +1212,130 @@ pub fn render_ksy(format: &KsyFormat) -> Result<String, KsyError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mmd_formats::layout::Describe;
+
+    fn no_layout() -> Option<&'static TypeLayout> {
+        None
+    }
+
+    const fn field(
+        name: &'static str,
+        ty: &'static str,
+        size: Size,
+        repeat: Repeat,
+        presence: Presence,
+        switch_ctx: Option<&'static str>,
+    ) -> FieldLayout {
+        FieldLayout {
+            name,
+            doc: "A field.",
+            ty,
+            size,
+            layout: no_layout,
+            repeat,
+            presence,
+            select: None,
+            switch_ctx,
+        }
+    }
+
+    static ODD_FIELDS: [FieldLayout; 5] = [
+        field(
+            "a",
+            "u8",
+            Size::Fixed(1),
+            Repeat::One,
+            Presence::Always,
+            None,
+        ),
+        field(
+            "b",
+            "u8",
+            Size::Fixed(1),
+            Repeat::One,
+            Presence::If("a.count_ones() > 1"),
+            None,
+        ),
+        field(
+            "c",
+            "u32",
+            Size::Fixed(4),
+            Repeat::Len("ctx.frames"),
+            Presence::Always,
+            Some("Other::of(a)"),
+        ),
+        field(
+            "d",
+            "Mystery",
+            Size::Fixed(4),
+            Repeat::One,
+            Presence::Always,
+            None,
+        ),
+        field(
+            "e",
+            "u8",
+            Size::Fixed(1),
+            Repeat::Len("ctx.frames"),
+            Presence::Always,
+            None,
+        ),
+    ];
+
+    static ODD: TypeLayout = TypeLayout {
+        name: "Odd",
+        doc: "A made-up type with parts the renderer cannot express.",
+        context: None,
+        magic: None,
+        body: Body::Struct(&ODD_FIELDS),
+    };
+
+    fn odd_format(id: &'static str, root: &'static TypeLayout) -> KsyFormat {
+        KsyFormat {
+            id,
+            title: "Odd",
+            application: "none",
+            intro: "Made up.",
+            root,
+        }
+    }
+
+    #[test]
+    fn every_unknown_part_is_listed() {
+        let err = render_ksy(&odd_format("odd", &ODD)).unwrap_err();
+        let text = err.to_string();
+        assert_eq!(err.problems.len(), 5, "{text}");
+        for part in [
+            "Odd.b: cannot translate `a.count_ones() > 1`",
+            "Odd.c: cannot translate `ctx.frames`",
+            "the context switch `Other::of(a)` is not in the odd context table",
+            "Odd.d: no Kaitai form for the type `Mystery`",
+            "Odd.e: cannot translate `ctx.frames`: the context has no member",
+        ] {
+            assert!(text.contains(part), "missing {part:?} in:\n{text}");
+        }
+    }
+
+    #[test]
+    fn the_formats_render_with_their_traps() {
+        let pmx = mmd_formats::pmx::Pmx::layout().unwrap();
+        let text = render_ksy(&odd_format("pmx", pmx)).unwrap();
+        // Vertex indices are unsigned at 1 and 2 bytes, every other kind signed.
+        assert!(text.contains(
+            "switch-on: vertex_index_size\n      cases:\n        1: u1\n        2: u2\n        4: s4"
+        ));
+        assert!(text.contains(
+            "switch-on: _root.bone_index_size\n          cases:\n            1: s1\n            2: s2\n            4: s4"
+        ));
+        assert!(text.contains("if: 'shared_toon_flag == shared_toon_flag::shared'"));
+        assert!(text.contains("if: 'is_v21 and not _io.eof'"));
+        assert!(text.contains("type: 'bone_tail(flags.tail_is_bone)'"));
+        assert!(text.contains("encoding: UTF-16LE"));
+        let vmd = mmd_formats::vmd::Vmd::layout().unwrap();
+        let text = render_ksy(&odd_format("vmd", vmd)).unwrap();
+        assert!(text.contains("type: morph_keys_block\n    if: 'not _io.eof'"));
+        assert!(text.contains("type: 'model_name(version_number)'"));
+    }
 
     #[test]
     fn names() {
