@@ -1,8 +1,9 @@
 //! Renders the MMD format reference from the layout descriptors that `#[derive(Mmd)]`
 //! emits, so the reference is generated from the same statement as the reader and writer.
 //!
-//! [`documents`] lists every document with its file name; [`render_markdown`] renders one
-//! format from its root type.
+//! [`documents`] lists every document with its path; [`render_markdown`] renders one
+//! format's Markdown reference from its root type, [`ksy::render_ksy`] its Kaitai Struct
+//! grammar.
 
 #![deny(missing_docs)]
 
@@ -12,62 +13,112 @@ use mmd_formats::layout::{
 use std::collections::HashSet;
 use std::fmt::Write;
 
+pub mod expr;
+pub mod ksy;
+mod yaml;
+
 /// One generated document.
 pub struct Document {
-    /// The file name under `mmd-spec/reference/`.
-    pub file: &'static str,
+    /// The path under `mmd-spec/` (`reference/pmx.md`, `kaitai/pmx.ksy`).
+    pub file: String,
     /// The rendered text.
     pub text: String,
 }
 
-/// Every document of the reference.
-pub fn documents() -> Vec<Document> {
-    let mut docs = Vec::new();
+/// One format of the reference: what its documents say besides the descriptors.
+pub struct Format {
+    /// The file stem and Kaitai id (`pmx`).
+    pub id: &'static str,
+    /// The document title.
+    pub title: &'static str,
+    /// The programs that read and write the format (Kaitai `meta/application`).
+    pub application: &'static str,
+    /// The introduction.
+    pub intro: &'static str,
+    /// The root type.
+    pub root: &'static TypeLayout,
+}
+
+/// The formats the reference covers, with their root types.
+pub fn formats() -> Vec<Format> {
+    let mut out = Vec::new();
     if let Some(root) = mmd_formats::pmx::Pmx::layout() {
-        docs.push(Document {
-            file: "pmx.md",
-            text: render_markdown(
-                "PMX 2.0 / 2.1",
-                "PMX is the model format of PMX Editor and MikuMikuDance 7.39 and later. \
+        out.push(Format {
+            id: "pmx",
+            title: "PMX 2.0 / 2.1",
+            application: "PMX Editor, MikuMikuDance 7.39 and later",
+            intro: "PMX is the model format of PMX Editor and MikuMikuDance 7.39 and later. \
                  All numbers are little-endian; `f32` is IEEE 754 single precision. The \
                  header's globals declare the text encoding, the number of additional UVs \
                  and six index widths; every later section is read with that context.",
-                root,
-            ),
+            root,
         });
     }
     if let Some(root) = mmd_formats::pmd::Pmd::layout() {
-        docs.push(Document {
-            file: "pmd.md",
-            text: render_markdown(
-                "PMD (Polygon Model Data)",
-                "PMD is the model format of MikuMikuDance before PMX. All numbers are \
+        out.push(Format {
+            id: "pmd",
+            title: "PMD (Polygon Model Data)",
+            application: "MikuMikuDance",
+            intro: "PMD is the model format of MikuMikuDance before PMX. All numbers are \
                  little-endian; indices are fixed-width `u16`/`u32`. Names are fixed-length \
                  Shift_JIS (code page 932) fields, NUL-terminated when shorter than the \
                  field, with whatever junk follows the NUL (0xFD padding, leftovers) kept as \
                  it is. The extension blocks (English names, toon textures, rigid bodies, \
                  joints) may each be missing at the end of the file; missing and present \
                  with count 0 are different files.",
-                root,
-            ),
+            root,
         });
     }
     if let Some(root) = mmd_formats::vmd::Vmd::layout() {
-        docs.push(Document {
-            file: "vmd.md",
-            text: render_markdown(
-                "VMD (Vocaloid Motion Data)",
-                "VMD holds key frames: bone and morph motion, camera, light, self-shadow \
+        out.push(Format {
+            id: "vmd",
+            title: "VMD (Vocaloid Motion Data)",
+            application: "MikuMikuDance",
+            intro: "VMD holds key frames: bone and morph motion, camera, light, self-shadow \
                  and IK/show states. All numbers are little-endian. Names are fixed-length \
                  Shift_JIS (code page 932) fields, NUL-terminated when shorter than the \
                  field, with whatever junk follows the NUL kept as it is. Every block after \
                  the bone keys may be missing at the end of the file; a missing block and a \
                  block with count 0 are different files.",
-                root,
-            ),
+            root,
         });
     }
-    docs
+    out
+}
+
+/// Every generated document: the Markdown reference (`reference/*.md`) and the Kaitai
+/// Struct grammars (`kaitai/*.ksy`) of each format.
+///
+/// Fails when a descriptor holds something the Kaitai renderer cannot express (the error
+/// lists every such part).
+pub fn documents() -> Result<Vec<Document>, ksy::KsyError> {
+    let mut docs = Vec::new();
+    let mut problems = Vec::new();
+    for f in formats() {
+        docs.push(Document {
+            file: format!("reference/{}.md", f.id),
+            text: render_markdown(f.title, f.intro, f.root),
+        });
+        let k = ksy::KsyFormat {
+            id: f.id,
+            title: f.title,
+            application: f.application,
+            intro: f.intro,
+            root: f.root,
+        };
+        match ksy::render_ksy(&k) {
+            Ok(text) => docs.push(Document {
+                file: format!("kaitai/{}.ksy", f.id),
+                text,
+            }),
+            Err(e) => problems.extend(e.problems),
+        }
+    }
+    if problems.is_empty() {
+        Ok(docs)
+    } else {
+        Err(ksy::KsyError { problems })
+    }
 }
 
 /// Renders the reference of one format, starting at its root type and following every

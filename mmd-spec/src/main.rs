@@ -1,19 +1,23 @@
-//! `cargo run -p mmd-spec` writes the reference into `mmd-spec/reference/`;
-//! `cargo run -p mmd-spec -- --check` reports drift and exits 1.
+//! `cargo run -p mmd-spec` writes the reference into `mmd-spec/reference/` and the Kaitai
+//! Struct grammars into `mmd-spec/kaitai/`; `cargo run -p mmd-spec -- --check` reports
+//! drift and exits 1. Exit code 2: a document cannot be rendered or written.
 
 use std::path::Path;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let check = std::env::args().skip(1).any(|a| a == "--check");
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("reference");
-    if let Err(e) = std::fs::create_dir_all(&dir) {
-        eprintln!("cannot create {}: {e}", dir.display());
-        return ExitCode::from(2);
-    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let docs = match mmd_spec::documents() {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut drift = 0;
-    for doc in mmd_spec::documents() {
-        let path = dir.join(doc.file);
+    for doc in docs {
+        let path = dir.join(&doc.file);
         let current = std::fs::read_to_string(&path).unwrap_or_default();
         if current == doc.text {
             println!("up to date  {}", path.display());
@@ -25,12 +29,19 @@ fn main() -> ExitCode {
                 path.display()
             );
             drift += 1;
-        } else if let Err(e) = std::fs::write(&path, &doc.text) {
+            continue;
+        }
+        if let Some(parent) = path.parent() {
+            if let Err(e) = std::fs::create_dir_all(parent) {
+                eprintln!("cannot create {}: {e}", parent.display());
+                return ExitCode::from(2);
+            }
+        }
+        if let Err(e) = std::fs::write(&path, &doc.text) {
             eprintln!("cannot write {}: {e}", path.display());
             return ExitCode::from(2);
-        } else {
-            println!("wrote       {}", path.display());
         }
+        println!("wrote       {}", path.display());
     }
     if drift > 0 {
         ExitCode::from(1)
