@@ -57,7 +57,11 @@ fn assert_parents_first(s: &Skeleton, what: &str) {
     for i in 0..n {
         if let Some(p) = s.parent(i) {
             assert!(at[p] < at[i], "{what}: bone {i} before its parent {p}");
-            assert_eq!(s.depth(i), Some(s.depth(p).unwrap() + 1), "{what}: depth of {i}");
+            assert_eq!(
+                s.depth(i),
+                Some(s.depth(p).unwrap() + 1),
+                "{what}: depth of {i}"
+            );
         } else {
             assert_eq!(s.depth(i), Some(0), "{what}: depth of root {i}");
         }
@@ -220,7 +224,9 @@ fn a_cycle_in_a_file_reads_and_orders() {
 fn a_long_chain_in_reverse_order_needs_no_recursion() {
     // Bone i's parent is i + 1: the last bone is the root and the order runs backwards.
     let n = 200_000;
-    let raw: Vec<i32> = (0..n).map(|i| if i + 1 == n { -1 } else { i + 1 }).collect();
+    let raw: Vec<i32> = (0..n)
+        .map(|i| if i + 1 == n { -1 } else { i + 1 })
+        .collect();
     let s = parents(&raw);
     assert!(s.problems().is_empty());
     let expected: Vec<usize> = (0..n as usize).rev().collect();
@@ -260,7 +266,14 @@ fn deform_order_is_by_physics_pass_then_layer_then_index() {
     f.set(BONES, 6, &b);
     let mut p = f.read();
     // (layer, after physics) per bone.
-    let spec = [(0, true), (1, false), (0, false), (-1, false), (1, true), (0, false)];
+    let spec = [
+        (0, true),
+        (1, false),
+        (0, false),
+        (-1, false),
+        (1, true),
+        (0, false),
+    ];
     for (bone, (layer, after)) in p.bones.iter_mut().zip(spec) {
         bone.layer = layer;
         if after {
@@ -396,9 +409,7 @@ fn recolouring_to_the_same_colour_changes_nothing_and_bad_indices_fail() {
     let (f, _) = two_material_model(0);
     let before = f.bytes();
     let mut p = read(&before);
-    let r = p
-        .recolor(0, ColorTarget::Diffuse, [0.8, 0.6, 0.4])
-        .unwrap();
+    let r = p.recolor(0, ColorTarget::Diffuse, [0.8, 0.6, 0.4]).unwrap();
     assert!(!r.changed());
     assert_eq!(p.to_bytes().unwrap(), before);
     let e = p.recolor(2, ColorTarget::Diffuse, [0.0; 3]).unwrap_err();
@@ -410,7 +421,11 @@ fn recolouring_to_the_same_colour_changes_nothing_and_bad_indices_fail() {
             count: 2
         }
     ));
-    assert_eq!(p.to_bytes().unwrap(), before, "a failed edit changes nothing");
+    assert_eq!(
+        p.to_bytes().unwrap(),
+        before,
+        "a failed edit changes nothing"
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -430,7 +445,11 @@ fn find_takes_the_local_name_then_the_english_name_then_an_index() {
     let p = f.read();
     assert_eq!(p.find(Item::Morph, "あ").unwrap(), 0, "local name first");
     assert_eq!(p.find(Item::Morph, "one").unwrap(), 1, "then English");
-    assert_eq!(p.find(Item::Morph, "1").unwrap(), 1, "a name before an index");
+    assert_eq!(
+        p.find(Item::Morph, "1").unwrap(),
+        1,
+        "a name before an index"
+    );
     assert_eq!(p.find(Item::Morph, "2").unwrap(), 2, "then an index");
     match p.find(Item::Morph, "dup").unwrap_err() {
         EditError::Ambiguous { indices, lang, .. } => {
@@ -440,7 +459,11 @@ fn find_takes_the_local_name_then_the_english_name_then_an_index() {
     }
     assert!(matches!(
         p.find(Item::Morph, "5").unwrap_err(),
-        EditError::OutOfRange { index: 5, count: 5, .. }
+        EditError::OutOfRange {
+            index: 5,
+            count: 5,
+            ..
+        }
     ));
     assert!(matches!(
         p.find(Item::Morph, "nope").unwrap_err(),
@@ -492,11 +515,7 @@ fn assert_one_text_replaced(before: &[u8], after: &[u8], old_len: usize, new_len
         new_len as i64 - old_len as i64,
         "length change"
     );
-    let prefix = before
-        .iter()
-        .zip(after)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let prefix = before.iter().zip(after).take_while(|(a, b)| a == b).count();
     let max_suffix = before.len().min(after.len()) - prefix;
     let suffix = before
         .iter()
@@ -575,10 +594,7 @@ fn renaming_each_name_changes_only_that_text_and_renaming_back_restores_the_byte
                     let new_len = encode_text(enc, new_name).len();
                     assert_one_text_replaced(&before, &after, old.as_bytes().len(), new_len);
                     assert_eq!(read(&after), p, "{target} {lang:?} re-reads as edited");
-                    assert_eq!(
-                        p.name_of(target, lang).unwrap().to_str().unwrap(),
-                        new_name
-                    );
+                    assert_eq!(p.name_of(target, lang).unwrap().to_str().unwrap(), new_name);
                     // Everything else reads back equal: put the old name in the re-read
                     // model and it is the original.
                     let mut back = read(&after);
@@ -664,7 +680,11 @@ fn rename_warns_about_names_vmd_cannot_hold_and_duplicates() {
     assert!(r.warnings.is_empty(), "{:?}", r.warnings);
     // English names are not VMD names.
     let r = p
-        .rename(NameTarget::Bone(0), Lang::English, "a very long english name")
+        .rename(
+            NameTarget::Bone(0),
+            Lang::English,
+            "a very long english name",
+        )
         .unwrap();
     assert!(r.warnings.is_empty());
 }
@@ -688,7 +708,10 @@ fn diffuse_offset(p: &Pmx, m: usize) -> usize {
     at += 4 + p.vertices.iter().map(|v| size(v, &ctx)).sum::<usize>();
     at += 4 + p.faces.len() * ctx.widths[0] as usize;
     at += 4 + p.textures.iter().map(|t| size(t, &ctx)).sum::<usize>();
-    at += 4 + p.materials[..m].iter().map(|x| size(x, &ctx)).sum::<usize>();
+    at += 4 + p.materials[..m]
+        .iter()
+        .map(|x| size(x, &ctx))
+        .sum::<usize>();
     let mat = &p.materials[m];
     at + size(&mat.name, &ctx) + size(&mat.name_en, &ctx)
 }
@@ -713,8 +736,7 @@ fn fixtures_bone_order_local_positions_and_physics_bones() {
         let p = read(&std::fs::read(path).unwrap());
         let s = p.skeleton();
         assert_parents_first(&s, &name);
-        if p
-            .bones
+        if p.bones
             .iter()
             .enumerate()
             .any(|(i, b)| b.parent.get().is_some_and(|q| q > i && q < p.bones.len()))
@@ -725,8 +747,7 @@ fn fixtures_bone_order_local_positions_and_physics_bones() {
         let local = s.local_positions(&p.bones);
         let abs = s.absolute_positions(&local);
         for (i, (a, b)) in abs.iter().zip(&p.bones).enumerate() {
-            for k in 0..3 {
-                let (x, y) = (a[k], b.position[k]);
+            for (&x, &y) in a.iter().zip(&b.position) {
                 let tol = 1e-4 * (1.0 + y.abs());
                 assert!(
                     (x - y).abs() <= tol || (x.is_nan() && y.is_nan()),
@@ -859,7 +880,8 @@ fn fixtures_with_a_parent_after_its_child_order_it_first() {
         assert_ne!(s.order(), file_order.as_slice(), "{name}");
         let local = s.local_positions(&p.bones);
         for (child, parent) in late {
-            let expected = [0, 1, 2].map(|k| p.bones[child].position[k] - p.bones[parent].position[k]);
+            let expected =
+                [0, 1, 2].map(|k| p.bones[child].position[k] - p.bones[parent].position[k]);
             assert_eq!(local[child], expected, "{name}: bones[{child}]");
         }
     }

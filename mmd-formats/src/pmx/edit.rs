@@ -244,7 +244,10 @@ pub struct RecolorReport {
 impl RecolorReport {
     /// True when a stored value changed (compared bit for bit).
     pub fn changed(&self) -> bool {
-        self.old.iter().zip(&self.new).any(|(a, b)| a.to_bits() != b.to_bits())
+        self.old
+            .iter()
+            .zip(&self.new)
+            .any(|(a, b)| a.to_bits() != b.to_bits())
     }
 }
 
@@ -428,11 +431,8 @@ impl Pmx {
     }
 
     fn name_slot(&mut self, target: NameTarget, lang: Lang) -> Result<&mut PmxText, EditError> {
-        let out_of_range = |item: Item, index: usize, count: usize| EditError::OutOfRange {
-            item,
-            index,
-            count,
-        };
+        let out_of_range =
+            |item: Item, index: usize, count: usize| EditError::OutOfRange { item, index, count };
         let pair = match target {
             NameTarget::Model => (&mut self.model.name, &mut self.model.name_en),
             NameTarget::Material(i) => {
@@ -546,7 +546,12 @@ impl Pmx {
     }
 
     /// What is worth knowing about giving `target` the name `text`.
-    fn rename_warnings(&self, target: NameTarget, lang: Lang, text: &PmxText) -> Vec<RenameWarning> {
+    fn rename_warnings(
+        &self,
+        target: NameTarget,
+        lang: Lang,
+        text: &PmxText,
+    ) -> Vec<RenameWarning> {
         let mut warnings = Vec::new();
         if lang != Lang::Local {
             return warnings;

@@ -17,10 +17,10 @@ mod skeleton;
 mod soft_body;
 mod vertex;
 
+pub use bone::{Bone, BoneFlags, BoneTail, Ik, IkLink, Inherit, LocalAxes};
 pub use edit::{
     ColorTarget, EditError, Item, Lang, NameTarget, RecolorReport, RenameReport, RenameWarning,
 };
-pub use bone::{Bone, BoneFlags, BoneTail, Ik, IkLink, Inherit, LocalAxes};
 pub use frame::{DisplayFrame, FrameElement};
 pub use header::{Header, ModelInfo, PmxContext};
 pub use material::{Material, MaterialFlags, Toon};

@@ -197,11 +197,9 @@ impl Skeleton {
         bones
             .iter()
             .enumerate()
-            .map(|(i, b)| {
-                match self.parent(i).and_then(|p| bones.get(p)) {
-                    Some(parent) => sub(b.position, parent.position),
-                    None => b.position,
-                }
+            .map(|(i, b)| match self.parent(i).and_then(|p| bones.get(p)) {
+                Some(parent) => sub(b.position, parent.position),
+                None => b.position,
             })
             .collect()
     }

@@ -241,7 +241,11 @@ impl Change {
     fn warnings(&self) -> Vec<String> {
         match self {
             Change::Recolor(_) => Vec::new(),
-            Change::Rename(r) => r.warnings.iter().map(|w| format!("{}: {w}", r.target)).collect(),
+            Change::Rename(r) => r
+                .warnings
+                .iter()
+                .map(|w| format!("{}: {w}", r.target))
+                .collect(),
         }
     }
 
@@ -359,7 +363,14 @@ fn rename(args: &RenameArgs, out: &mut dyn Write) -> io::Result<u8> {
         };
         Ok(vec![Change::Rename(pmx.rename(target, lang, &new_name)?)])
     };
-    run_edit("rename", &args.input, &args.destination, args.json, out, edit)
+    run_edit(
+        "rename",
+        &args.input,
+        &args.destination,
+        args.json,
+        out,
+        edit,
+    )
 }
 
 /// True when `a` and `b` name the same existing file (through links too).
@@ -442,7 +453,10 @@ fn run_edit(
         // Through a link, replace the file it points to, not the link.
         (None, true) => std::fs::canonicalize(input).unwrap_or_else(|_| input.to_path_buf()),
         _ => {
-            writeln!(io::stderr(), "mmd pmx {cmd}: give exactly one of -o OUT and --in-place")?;
+            writeln!(
+                io::stderr(),
+                "mmd pmx {cmd}: give exactly one of -o OUT and --in-place"
+            )?;
             return Ok(EXIT_USAGE);
         }
     };
@@ -479,7 +493,10 @@ fn run_edit(
             return Ok(EXIT_FAILED);
         }
         Ok(Err(e)) => {
-            writeln!(io::stderr(), "mmd pmx {cmd}: {shown}: cannot write the result: {e}")?;
+            writeln!(
+                io::stderr(),
+                "mmd pmx {cmd}: {shown}: cannot write the result: {e}"
+            )?;
             return Ok(EXIT_FAILED);
         }
         Err(panic) => {
@@ -561,7 +578,11 @@ fn bones(args: &BonesArgs, out: &mut dyn Write) -> io::Result<u8> {
             *slot = rank;
         }
     }
-    let mut warnings: Vec<String> = skeleton.problems().iter().map(ToString::to_string).collect();
+    let mut warnings: Vec<String> = skeleton
+        .problems()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     warnings.extend(physics.unresolved().iter().map(|(body, bone)| {
         format!("rigid_bodies[{body}]: bone index {bone} is not a bone (ignored)")
     }));
