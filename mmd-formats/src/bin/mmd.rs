@@ -2,7 +2,7 @@
 //!
 //! `mmd check [--json] [PATH...]` reads every file, writes it back in memory and reports
 //! whether the bytes are the same (see `mmd check --help`); `mmd info [--json] FILE`
-//! describes one file.
+//! describes one file; `mmd pmx recolor|rename|bones` edits a PMX model or lists its bones.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -15,6 +15,8 @@ mod check;
 mod guard;
 #[path = "mmd/info.rs"]
 mod info;
+#[path = "mmd/pmx.rs"]
+mod pmx;
 #[path = "mmd/walk.rs"]
 mod walk;
 
@@ -36,6 +38,10 @@ enum Command {
     /// frame range, duration at 30 fps, bone and morph names and camera cuts.
     #[command(after_help = info::EXIT_CODES)]
     Info(info::InfoArgs),
+    /// Edit a PMX model (recolor a material, rename the model, a bone, a material or a
+    /// morph), never overwriting the input unless asked; list its bones.
+    #[command(after_help = pmx::EXIT_CODES)]
+    Pmx(pmx::PmxArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +51,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Check(args) => check::run(args, &mut out),
         Command::Info(args) => info::run(args, &mut out),
+        Command::Pmx(args) => pmx::run(args, &mut out),
     };
     match result {
         Ok(code) => ExitCode::from(code),

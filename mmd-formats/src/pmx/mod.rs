@@ -7,15 +7,20 @@
 //! Bytes after the last section are kept in [`Pmx::trailing`].
 
 mod bone;
+mod edit;
 mod frame;
 mod header;
 mod material;
 mod morph;
 mod physics;
+mod skeleton;
 mod soft_body;
 mod vertex;
 
 pub use bone::{Bone, BoneFlags, BoneTail, Ik, IkLink, Inherit, LocalAxes};
+pub use edit::{
+    ColorTarget, EditError, Item, Lang, NameTarget, RecolorReport, RenameReport, RenameWarning,
+};
 pub use frame::{DisplayFrame, FrameElement};
 pub use header::{Header, ModelInfo, PmxContext};
 pub use material::{Material, MaterialFlags, Toon};
@@ -24,6 +29,7 @@ pub use morph::{
     VertexOffset,
 };
 pub use physics::{Joint, RigidBody};
+pub use skeleton::{deform_order, PhysicsBones, Skeleton, SkeletonProblem};
 pub use soft_body::{SoftBody, SoftBodyAnchor, SoftBodyFlags};
 pub use vertex::{Vertex, Weight};
 

@@ -1,0 +1,657 @@
+//! `mmd pmx`: edits of PMX models that change only the bytes they are asked to change
+//! (`recolor`, `rename`), and a read-only listing of the bone tree (`bones`).
+//!
+//! The edits never overwrite their input unless `--in-place` is given, and write through a
+//! temporary file renamed into place, so a failed run leaves every file as it was. Before
+//! writing, the result is read back and compared with the edited model.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use mmd_formats::format::Format;
+use mmd_formats::pmx::{
+    deform_order, BoneFlags, ColorTarget, EditError, Item, Lang, NameTarget, Pmx, RecolorReport,
+    RenameReport,
+};
+use serde_json::{json, Value};
+
+use crate::guard;
+
+/// Exit code: done.
+const EXIT_OK: u8 = 0;
+/// Exit code: the model does not read, or the edit cannot be made.
+const EXIT_FAILED: u8 = 1;
+/// Exit code: usage or I/O problem (unreadable input, not PMX, output is the input).
+const EXIT_USAGE: u8 = 2;
+
+/// Exit codes of `mmd pmx recolor` and `mmd pmx rename`, as shown in `--help`.
+pub const EDIT_EXIT_CODES: &str = "\
+Exit codes:
+  0  the edit was made and the result written
+  1  the input does not read as PMX, or the edit cannot be made: no such material, bone
+     or morph, a name that several records share (give an index), or a result that does
+     not write
+  2  usage error; the input cannot be read or is not a PMX file; the output is the input
+     and --in-place was not given; the output cannot be written";
+
+/// Exit codes of `mmd pmx bones`, as shown in `--help`.
+pub const BONES_EXIT_CODES: &str = "\
+Exit codes:
+  0  the bones were listed (bad parent links are listed as warnings, not failures)
+  1  the input does not read as PMX
+  2  usage error; the input cannot be read or is not a PMX file";
+
+/// Exit codes of `mmd pmx`, as shown in `--help`.
+pub const EXIT_CODES: &str = "\
+Exit codes: 0 = done; 1 = the model does not read or the edit cannot be made; 2 = usage
+error, unreadable input, not a PMX file, or an output that would overwrite the input
+(see each subcommand's --help).";
+
+/// The long description of `mmd pmx recolor`.
+const RECOLOR_ABOUT: &str = "\
+Set one or more RGB colours of a material, writing nothing else.
+
+Only the three floats of each colour named are written (12 bytes each): the diffuse alpha
+(the material's opacity) and the specular strength are kept. Without --diffuse,
+--specular or --ambient, the diffuse colour is changed.
+
+The material is a name (local, then English) or, when no material has that name, an
+index. Prints one line per colour changed: old and new values.";
+
+/// The long description of `mmd pmx rename`.
+const RENAME_ABOUT: &str = "\
+Rename the model, a bone, a material or a morph, changing nothing else.
+
+The new name is written in the model's text encoding (UTF-16LE or UTF-8); when its length
+differs, every later byte moves. OLD is a name (local, then English) or, when no record
+has that name, an index; --english renames the English name instead of the local one.
+Warns when a bone or morph name does not fit a VMD key (15 bytes of Shift_JIS), or when
+another record has the same name.";
+
+/// The long description of `mmd pmx bones`.
+const BONES_ABOUT: &str = "\
+List the bones in topological order (every parent before its children, even where the file
+puts a parent after its child), with each bone's parent, depth, layer, position relative to
+its parent (absolute for a root) and whether physics drives it (a rigid body of mode 1 or 2
+is attached: leave such bones out of a pose export).
+
+Columns: index, parent (-1 = none), depth, layer, deform (the bone's place in the deform
+order: physics pass, then layer, then index), physics ('physics' or '-'), local x y z,
+name. Bad parent links (past the last bone, a cycle) are ignored in the tree and listed as
+warnings on stderr.";
+
+/// Arguments of `mmd pmx`.
+#[derive(Debug, clap::Args)]
+pub struct PmxArgs {
+    /// The PMX subcommand.
+    #[command(subcommand)]
+    pub command: PmxCommand,
+}
+
+/// The `mmd pmx` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum PmxCommand {
+    /// Set a material's colour (RGB only; the diffuse alpha is kept).
+    #[command(long_about = RECOLOR_ABOUT, after_help = EDIT_EXIT_CODES)]
+    Recolor(RecolorArgs),
+    /// Rename the model, a bone, a material or a morph.
+    #[command(long_about = RENAME_ABOUT, after_help = EDIT_EXIT_CODES)]
+    Rename(RenameArgs),
+    /// List the bones: topological order, local positions, physics bones.
+    #[command(long_about = BONES_ABOUT, after_help = BONES_EXIT_CODES)]
+    Bones(BonesArgs),
+}
+
+/// Where an edit writes its result: exactly one of `-o OUT` and `--in-place`.
+#[derive(Debug, clap::Args)]
+#[group(required = true, multiple = false)]
+pub struct Destination {
+    /// Write the result to OUT (refused when OUT is the input; see --in-place).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Replace the input file with the result.
+    #[arg(long)]
+    pub in_place: bool,
+}
+
+/// Arguments of `mmd pmx recolor`.
+#[derive(Debug, clap::Args)]
+pub struct RecolorArgs {
+    /// The model to edit.
+    #[arg(value_name = "IN")]
+    pub input: PathBuf,
+    /// The material: its name (local, then English), or else its index.
+    #[arg(long, value_name = "NAME|INDEX", allow_hyphen_values = true)]
+    pub material: String,
+    /// The new colour: three finite numbers, usually 0 to 1 (for example 1,0.5,0).
+    #[arg(long, value_name = "R,G,B", value_parser = parse_rgb, allow_hyphen_values = true)]
+    pub rgb: Rgb,
+    /// Change the diffuse colour (the default when no colour is named).
+    #[arg(long)]
+    pub diffuse: bool,
+    /// Change the specular colour.
+    #[arg(long)]
+    pub specular: bool,
+    /// Change the ambient colour.
+    #[arg(long)]
+    pub ambient: bool,
+    /// Where to write the result.
+    #[command(flatten)]
+    pub destination: Destination,
+    /// Print what was changed as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Three colour components.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rgb(pub [f32; 3]);
+
+/// Parses `R,G,B`: three finite numbers separated by commas.
+fn parse_rgb(s: &str) -> Result<Rgb, String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    let [r, g, b] = parts.as_slice() else {
+        return Err(format!(
+            "expected three numbers R,G,B, found {} part(s)",
+            parts.len()
+        ));
+    };
+    let num = |t: &str| -> Result<f32, String> {
+        match t.parse::<f32>() {
+            Ok(x) if x.is_finite() => Ok(x),
+            Ok(x) => Err(format!("expected a finite number, found {x}")),
+            Err(_) => Err(format!("expected a number, found {t:?}")),
+        }
+    };
+    Ok(Rgb([num(r)?, num(g)?, num(b)?]))
+}
+
+/// What `mmd pmx rename` renames: exactly one of these.
+#[derive(Debug, clap::Args)]
+#[group(required = true, multiple = false)]
+pub struct RenameWhat {
+    /// Rename a bone: OLD is its name (local, then English) or index.
+    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"], allow_hyphen_values = true)]
+    pub bone: Option<Vec<String>>,
+    /// Rename a material: OLD is its name (local, then English) or index.
+    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"], allow_hyphen_values = true)]
+    pub material: Option<Vec<String>>,
+    /// Rename a morph: OLD is its name (local, then English) or index.
+    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"], allow_hyphen_values = true)]
+    pub morph: Option<Vec<String>>,
+    /// Rename the model.
+    #[arg(long, value_name = "NEW", allow_hyphen_values = true)]
+    pub model: Option<String>,
+}
+
+/// Arguments of `mmd pmx rename`.
+#[derive(Debug, clap::Args)]
+pub struct RenameArgs {
+    /// The model to edit.
+    #[arg(value_name = "IN")]
+    pub input: PathBuf,
+    /// What to rename.
+    #[command(flatten)]
+    pub what: RenameWhat,
+    /// Change the English name instead of the local (usually Japanese) one.
+    #[arg(long)]
+    pub english: bool,
+    /// Where to write the result.
+    #[command(flatten)]
+    pub destination: Destination,
+    /// Print what was changed as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `mmd pmx bones`.
+#[derive(Debug, clap::Args)]
+pub struct BonesArgs {
+    /// The model to list.
+    #[arg(value_name = "IN")]
+    pub input: PathBuf,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `mmd pmx`; returns the exit code.
+pub fn run(args: &PmxArgs, out: &mut dyn Write) -> io::Result<u8> {
+    match &args.command {
+        PmxCommand::Recolor(a) => recolor(a, out),
+        PmxCommand::Rename(a) => rename(a, out),
+        PmxCommand::Bones(a) => bones(a, out),
+    }
+}
+
+/// One change an edit made, for the report.
+enum Change {
+    Recolor(RecolorReport),
+    Rename(RenameReport),
+}
+
+impl Change {
+    fn line(&self) -> String {
+        match self {
+            Change::Recolor(r) => r.to_string(),
+            Change::Rename(r) => r.to_string(),
+        }
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        match self {
+            Change::Recolor(_) => Vec::new(),
+            Change::Rename(r) => r
+                .warnings
+                .iter()
+                .map(|w| format!("{}: {w}", r.target))
+                .collect(),
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        match self {
+            Change::Recolor(r) => json!({
+                "edit": "recolor",
+                "field": format!("materials[{}].{}", r.material, r.target.field()),
+                "material": r.material,
+                "material_name": r.material_name,
+                "old": r.old.map(num),
+                "new": r.new.map(num),
+                "alpha_kept": r.alpha.map(num),
+                "changed": r.changed(),
+            }),
+            Change::Rename(r) => {
+                let field = match r.target {
+                    NameTarget::Model => format!("model.{}", r.lang.field()),
+                    t => format!("{t}.{}", r.lang.field()),
+                };
+                json!({
+                    "edit": "rename",
+                    "field": field,
+                    "old": r.old.to_string_lossy(),
+                    "new": r.new.to_string_lossy(),
+                    "old_bytes": r.old.as_bytes().len(),
+                    "new_bytes": r.new.as_bytes().len(),
+                    "length_change": r.length_change(),
+                    "changed": r.changed(),
+                    "warnings": r.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                })
+            }
+        }
+    }
+}
+
+/// An `f32` as a JSON number with its shortest decimal form (0.8, not 0.800000011920929);
+/// `null` when it is not finite.
+fn num(x: f32) -> Value {
+    if !x.is_finite() {
+        return Value::Null;
+    }
+    format!("{x}")
+        .parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map_or(Value::Null, Value::Number)
+}
+
+fn recolor(args: &RecolorArgs, out: &mut dyn Write) -> io::Result<u8> {
+    let mut targets = Vec::new();
+    if args.diffuse || !(args.specular || args.ambient) {
+        targets.push(ColorTarget::Diffuse);
+    }
+    if args.specular {
+        targets.push(ColorTarget::Specular);
+    }
+    if args.ambient {
+        targets.push(ColorTarget::Ambient);
+    }
+    let edit = |pmx: &mut Pmx| -> Result<Vec<Change>, EditError> {
+        let m = pmx.find(Item::Material, &args.material)?;
+        targets
+            .iter()
+            .map(|&t| pmx.recolor(m, t, args.rgb.0).map(Change::Recolor))
+            .collect()
+    };
+    run_edit(
+        "recolor",
+        &args.input,
+        &args.destination,
+        args.json,
+        out,
+        edit,
+    )
+}
+
+fn rename(args: &RenameArgs, out: &mut dyn Write) -> io::Result<u8> {
+    let lang = if args.english {
+        Lang::English
+    } else {
+        Lang::Local
+    };
+    let w = &args.what;
+    let pick = [
+        (Item::Bone, &w.bone),
+        (Item::Material, &w.material),
+        (Item::Morph, &w.morph),
+    ]
+    .into_iter()
+    .find_map(|(item, v)| match v.as_deref() {
+        Some([old, new]) => Some((Some((item, old.clone())), new.clone())),
+        _ => None,
+    })
+    .or_else(|| w.model.clone().map(|new| (None, new)));
+    let Some((record, new_name)) = pick else {
+        // clap requires exactly one of the four with the right number of values.
+        writeln!(
+            io::stderr(),
+            "mmd pmx rename: give one of --bone, --material, --morph (OLD NEW) or --model NEW"
+        )?;
+        return Ok(EXIT_USAGE);
+    };
+    let edit = |pmx: &mut Pmx| -> Result<Vec<Change>, EditError> {
+        let target = match &record {
+            None => NameTarget::Model,
+            Some((item, key)) => {
+                let i = pmx.find(*item, key)?;
+                match item {
+                    Item::Bone => NameTarget::Bone(i),
+                    Item::Material => NameTarget::Material(i),
+                    Item::Morph => NameTarget::Morph(i),
+                }
+            }
+        };
+        Ok(vec![Change::Rename(pmx.rename(target, lang, &new_name)?)])
+    };
+    run_edit(
+        "rename",
+        &args.input,
+        &args.destination,
+        args.json,
+        out,
+        edit,
+    )
+}
+
+/// True when `a` and `b` name the same existing file (through links too).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        ma.dev() == mb.dev() && ma.ino() == mb.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (ma, mb);
+        match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => false,
+        }
+    }
+}
+
+/// Reads `input` as PMX (exit code on failure), with `cmd` naming the command in messages.
+fn read_model(cmd: &str, input: &Path) -> io::Result<Result<(Vec<u8>, Pmx), u8>> {
+    let shown = input.display();
+    let bytes = match std::fs::read(input) {
+        Ok(b) => b,
+        Err(e) => {
+            writeln!(io::stderr(), "mmd pmx {cmd}: cannot read {shown}: {e}")?;
+            return Ok(Err(EXIT_USAGE));
+        }
+    };
+    if Format::detect(&bytes) != Some(Format::Pmx) {
+        let what = Format::detect(&bytes).map_or("not a PMX file".to_owned(), |f| {
+            format!("a {} file, not PMX", f.name())
+        });
+        writeln!(io::stderr(), "mmd pmx {cmd}: {shown}: {what}")?;
+        return Ok(Err(EXIT_USAGE));
+    }
+    match guard::catch(|| Pmx::from_bytes(&bytes)) {
+        Ok(Ok(pmx)) => Ok(Ok((bytes, pmx))),
+        Ok(Err(e)) => {
+            writeln!(io::stderr(), "mmd pmx {cmd}: {shown} (PMX): {e}")?;
+            Ok(Err(EXIT_FAILED))
+        }
+        Err(panic) => {
+            writeln!(
+                io::stderr(),
+                "mmd pmx {cmd}: {shown}: internal error (this is a bug in mmd-formats): {panic}"
+            )?;
+            Ok(Err(EXIT_FAILED))
+        }
+    }
+}
+
+/// Reads the input, applies `edit`, checks the result reads back as the edited model,
+/// writes it atomically and reports the changes.
+fn run_edit(
+    cmd: &str,
+    input: &Path,
+    destination: &Destination,
+    json: bool,
+    out: &mut dyn Write,
+    edit: impl FnOnce(&mut Pmx) -> Result<Vec<Change>, EditError>,
+) -> io::Result<u8> {
+    let shown = input.display();
+    let target: PathBuf = match (&destination.output, destination.in_place) {
+        (Some(o), false) => {
+            if same_file(input, o) {
+                writeln!(
+                    io::stderr(),
+                    "mmd pmx {cmd}: refusing to overwrite the input {shown} (-o {}); \
+                     use --in-place to replace it",
+                    o.display()
+                )?;
+                return Ok(EXIT_USAGE);
+            }
+            o.clone()
+        }
+        // Through a link, replace the file it points to, not the link.
+        (None, true) => std::fs::canonicalize(input).unwrap_or_else(|_| input.to_path_buf()),
+        _ => {
+            writeln!(
+                io::stderr(),
+                "mmd pmx {cmd}: give exactly one of -o OUT and --in-place"
+            )?;
+            return Ok(EXIT_USAGE);
+        }
+    };
+    let (before, mut pmx) = match read_model(cmd, input)? {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
+    };
+    let changes = match guard::catch(|| edit(&mut pmx)) {
+        Ok(Ok(c)) => c,
+        Ok(Err(e)) => {
+            writeln!(io::stderr(), "mmd pmx {cmd}: {shown}: {e}")?;
+            return Ok(EXIT_FAILED);
+        }
+        Err(panic) => {
+            writeln!(
+                io::stderr(),
+                "mmd pmx {cmd}: {shown}: internal error (this is a bug in mmd-formats): {panic}"
+            )?;
+            return Ok(EXIT_FAILED);
+        }
+    };
+    let after = match guard::catch(|| {
+        let bytes = pmx.to_bytes()?;
+        let again = Pmx::from_bytes(&bytes)?;
+        Ok::<_, mmd_formats::Error>((bytes, again == pmx))
+    }) {
+        Ok(Ok((bytes, true))) => bytes,
+        Ok(Ok((_, false))) => {
+            writeln!(
+                io::stderr(),
+                "mmd pmx {cmd}: {shown}: the edited model reads back differently \
+                 (this is a bug in mmd-formats); nothing written"
+            )?;
+            return Ok(EXIT_FAILED);
+        }
+        Ok(Err(e)) => {
+            writeln!(
+                io::stderr(),
+                "mmd pmx {cmd}: {shown}: cannot write the result: {e}"
+            )?;
+            return Ok(EXIT_FAILED);
+        }
+        Err(panic) => {
+            writeln!(
+                io::stderr(),
+                "mmd pmx {cmd}: {shown}: internal error (this is a bug in mmd-formats): {panic}"
+            )?;
+            return Ok(EXIT_FAILED);
+        }
+    };
+    let permissions = destination
+        .in_place
+        .then(|| std::fs::metadata(&target).ok().map(|m| m.permissions()))
+        .flatten();
+    if let Err(e) = mmd_formats::file::write_atomic(&target, &after) {
+        writeln!(
+            io::stderr(),
+            "mmd pmx {cmd}: cannot write {}: {e}",
+            target.display()
+        )?;
+        return Ok(EXIT_USAGE);
+    }
+    if let Some(p) = permissions {
+        // The replacement is a new file: give it the permissions the input had.
+        let _ = std::fs::set_permissions(&target, p);
+    }
+    let changed_bytes = if before.len() == after.len() {
+        Some(before.iter().zip(&after).filter(|(a, b)| a != b).count())
+    } else {
+        None
+    };
+    let warnings: Vec<String> = changes.iter().flat_map(Change::warnings).collect();
+    if json {
+        let doc = json!({
+            "input": input.display().to_string(),
+            "output": target.display().to_string(),
+            "in_place": destination.in_place,
+            "size_before": before.len(),
+            "size_after": after.len(),
+            "bytes_changed": changed_bytes,
+            "changes": changes.iter().map(Change::to_json).collect::<Vec<_>>(),
+            "warnings": warnings,
+        });
+        writeln!(out, "{doc}")?;
+    } else {
+        for c in &changes {
+            writeln!(out, "{}", c.line())?;
+        }
+        for w in &warnings {
+            writeln!(io::stderr(), "mmd pmx {cmd}: warning: {w}")?;
+        }
+        let delta = after.len() as i64 - before.len() as i64;
+        let detail = match changed_bytes {
+            Some(n) => format!("{n} bytes changed"),
+            None => format!("{delta:+} bytes"),
+        };
+        writeln!(
+            out,
+            "wrote {} ({} bytes, {detail})",
+            target.display(),
+            after.len()
+        )?;
+    }
+    Ok(EXIT_OK)
+}
+
+fn bones(args: &BonesArgs, out: &mut dyn Write) -> io::Result<u8> {
+    let (_, pmx) = match read_model("bones", &args.input)? {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
+    };
+    let skeleton = pmx.skeleton();
+    let physics = pmx.physics_bones();
+    let local = skeleton.local_positions(&pmx.bones);
+    let deform = deform_order(&pmx.bones);
+    let mut deform_rank = vec![0usize; pmx.bones.len()];
+    for (rank, &i) in deform.iter().enumerate() {
+        if let Some(slot) = deform_rank.get_mut(i) {
+            *slot = rank;
+        }
+    }
+    let mut warnings: Vec<String> = skeleton
+        .problems()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    warnings.extend(physics.unresolved().iter().map(|(body, bone)| {
+        format!("rigid_bodies[{body}]: bone index {bone} is not a bone (ignored)")
+    }));
+    if args.json {
+        let bones: Vec<Value> = skeleton
+            .order()
+            .iter()
+            .filter_map(|&i| {
+                let b = pmx.bones.get(i)?;
+                Some(json!({
+                    "index": i,
+                    "name": b.name.to_string_lossy(),
+                    "name_en": b.name_en.to_string_lossy(),
+                    "parent": b.parent.raw(),
+                    "tree_parent": skeleton.parent(i),
+                    "depth": skeleton.depth(i),
+                    "layer": b.layer,
+                    "after_physics": b.flags.contains(BoneFlags::PHYSICS_AFTER_DEFORM),
+                    "deform_rank": deform_rank.get(i),
+                    "physics": physics.contains(i),
+                    "physics_body": physics.driven_by(i),
+                    "position": b.position.map(num),
+                    "local": local.get(i).map(|p| p.map(num)),
+                }))
+            })
+            .collect();
+        let doc = json!({
+            "path": args.input.display().to_string(),
+            "count": pmx.bones.len(),
+            "order": skeleton.order(),
+            "deform_order": deform,
+            "physics_bones": physics.bones().collect::<Vec<_>>(),
+            "bones": bones,
+            "warnings": warnings,
+        });
+        writeln!(out, "{doc}")?;
+        return Ok(EXIT_OK);
+    }
+    writeln!(out, "file: {}", args.input.display())?;
+    writeln!(
+        out,
+        "bones: {} ({} driven by physics)",
+        pmx.bones.len(),
+        physics.len()
+    )?;
+    writeln!(
+        out,
+        "{:>5} {:>6} {:>5} {:>5} {:>6} {:<7} {:>32}  name",
+        "index", "parent", "depth", "layer", "deform", "physics", "local x y z"
+    )?;
+    for &i in skeleton.order() {
+        let Some(b) = pmx.bones.get(i) else { continue };
+        let p = local.get(i).copied().unwrap_or(b.position);
+        let xyz = format!("{} {} {}", p[0], p[1], p[2]);
+        writeln!(
+            out,
+            "{:>5} {:>6} {:>5} {:>5} {:>6} {:<7} {:>32}  {}",
+            i,
+            b.parent.raw(),
+            skeleton.depth(i).unwrap_or(0),
+            b.layer,
+            deform_rank.get(i).copied().unwrap_or(0),
+            if physics.contains(i) { "physics" } else { "-" },
+            xyz,
+            b.name
+        )?;
+    }
+    for w in &warnings {
+        writeln!(io::stderr(), "mmd pmx bones: warning: {w}")?;
+    }
+    Ok(EXIT_OK)
+}
