@@ -2,7 +2,7 @@
 //!
 //! `mmd check [--json] [PATH...]` reads every file, writes it back in memory and reports
 //! whether the bytes are the same (see `mmd check --help`); `mmd info [--json] FILE`
-//! describes one file.
+//! describes one file; `mmd vmd TOOL ...` edits or samples a motion (see `mmd vmd --help`).
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -15,6 +15,8 @@ mod check;
 mod guard;
 #[path = "mmd/info.rs"]
 mod info;
+#[path = "mmd/vmd.rs"]
+mod vmd;
 #[path = "mmd/walk.rs"]
 mod walk;
 
@@ -36,6 +38,9 @@ enum Command {
     /// frame range, duration at 30 fps, bone and morph names and camera cuts.
     #[command(after_help = info::EXIT_CODES)]
     Info(info::InfoArgs),
+    /// Edit or sample a VMD motion: mirror, trim, merge, speed, fill, sample.
+    #[command(after_help = vmd::EXIT_CODES)]
+    Vmd(vmd::VmdArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +50,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Check(args) => check::run(args, &mut out),
         Command::Info(args) => info::run(args, &mut out),
+        Command::Vmd(args) => vmd::run(args, &mut out),
     };
     match result {
         Ok(code) => ExitCode::from(code),

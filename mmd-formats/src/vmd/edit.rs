@@ -42,11 +42,12 @@ impl fmt::Display for EditError {
         match self {
             EditError::Range { what, from, to } => write!(
                 f,
-                "{what}: expected a first frame at or before the last, found {from} > {to}"
+                "expected a {what} range whose first frame is at or before its last, found \
+                 {from} > {to}"
             ),
             EditError::Factor(x) => write!(
                 f,
-                "speed: expected a finite factor above 0 (2 = twice as fast), found {x}"
+                "expected a finite speed factor above 0 (2 = twice as fast), found {x}"
             ),
             EditError::FrameOverflow {
                 block,
