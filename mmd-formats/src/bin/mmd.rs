@@ -2,7 +2,8 @@
 //!
 //! `mmd check [--json] [PATH...]` reads every file, writes it back in memory and reports
 //! whether the bytes are the same (see `mmd check --help`); `mmd info [--json] FILE`
-//! describes one file; `mmd pmx recolor|rename|bones` edits a PMX model or lists its bones.
+//! describes one file; `mmd pmx recolor|rename|bones` edits a PMX model or lists its bones;
+//! `mmd vmd TOOL ...` edits or samples a motion (see `mmd vmd --help`).
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -17,6 +18,8 @@ mod guard;
 mod info;
 #[path = "mmd/pmx.rs"]
 mod pmx;
+#[path = "mmd/vmd.rs"]
+mod vmd;
 #[path = "mmd/walk.rs"]
 mod walk;
 
@@ -42,6 +45,9 @@ enum Command {
     /// morph), never overwriting the input unless asked; list its bones.
     #[command(after_help = pmx::EXIT_CODES)]
     Pmx(pmx::PmxArgs),
+    /// Edit or sample a VMD motion: mirror, trim, merge, speed, fill, sample.
+    #[command(after_help = vmd::EXIT_CODES)]
+    Vmd(vmd::VmdArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +58,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args, &mut out),
         Command::Info(args) => info::run(args, &mut out),
         Command::Pmx(args) => pmx::run(args, &mut out),
+        Command::Vmd(args) => vmd::run(args, &mut out),
     };
     match result {
         Ok(code) => ExitCode::from(code),

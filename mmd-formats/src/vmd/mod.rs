@@ -24,10 +24,32 @@
 //! # Ok(()) }
 //! ```
 
+mod coords;
+mod edit;
+mod eval;
+mod fill;
 mod header;
 mod interpolation;
+mod keyframe;
 mod keys;
+mod merge;
+mod mirror;
+mod speed;
 mod summary;
+mod trim;
+
+pub use coords::{
+    camera_euler_to_rh, mat_apply, mat_mul, position_to_rh, quat_mul, quaternion_to_rh, rot_x,
+    rot_y, rot_z, Mat3,
+};
+pub use edit::EditError;
+pub use eval::{slerp, BonePose, CameraState, LightState, Span, Track};
+pub use fill::{FillMode, FillOptions, FillReport, FilledKey};
+pub use keyframe::{Block, BlockCounts, Keyframe};
+pub use merge::{Conflict, MergeOptions, MergeReport, MergeRule};
+pub use mirror::{swap_left_right, MirrorOptions, MirrorReport};
+pub use speed::{DroppedKey, SpeedOptions, SpeedReport};
+pub use trim::{BoundaryKey, TrimOptions, TrimReport};
 
 pub use header::{
     signature_bytes, Header, ModelName, VmdContext, VmdVersion, SIGNATURE_PREFIX, SIGNATURE_V1,
