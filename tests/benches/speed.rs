@@ -107,6 +107,7 @@ struct Args {
     profile_read: Option<PathBuf>,
     profile_write: Option<PathBuf>,
     iterations: usize,
+    clock: Clock,
 }
 
 const HELP: &str = "\
@@ -119,6 +120,8 @@ usage: cargo bench -p mmd-tests --bench speed -- [OPTIONS] [FILTER...]
   --json             print the results as JSON instead of tables
   --rounds N         interleaved timing rounds (default 5)
   --round-ms MS      minimum time per reader per round (default 60)
+  --wall             time with the wall clock (default: this thread's CPU time, which
+                     leaves out time the thread waited for a core on a busy machine)
   --profile-read F   only read file F with our reader, --iterations times (for callgrind/perf)
   --profile-write F  read F once, then only write it, --iterations times
   --iterations N     for --profile-*: how many calls (default 1)
@@ -134,6 +137,7 @@ fn parse_args() -> Result<Args, String> {
         profile_read: None,
         profile_write: None,
         iterations: 1,
+        clock: Clock::ThreadCpu,
     };
     let mut it = std::env::args().skip(1);
     let num = |v: Option<String>, what: &str| -> Result<u64, String> {
@@ -147,6 +151,7 @@ fn parse_args() -> Result<Args, String> {
             "--bench" => {}
             "--quick" => a.quick = true,
             "--json" => a.json = true,
+            "--wall" => a.clock = Clock::Wall,
             "--rounds" => a.rounds = num(it.next(), "--rounds")?.max(1) as usize,
             "--round-ms" => a.round_ms = num(it.next(), "--round-ms")?,
             "--iterations" => a.iterations = num(it.next(), "--iterations")?.max(1) as usize,
@@ -299,10 +304,38 @@ struct Runner<'a> {
     samples: Vec<f64>,
 }
 
-fn sample(r: &mut Runner) -> f64 {
-    let t = Instant::now();
+/// Which clock a sample is taken with.
+#[derive(Clone, Copy, PartialEq)]
+enum Clock {
+    /// This thread's CPU time (user + system, page faults included): time the thread was
+    /// descheduled by other load on the machine is left out.
+    ThreadCpu,
+    /// Wall-clock time.
+    Wall,
+}
+
+/// Seconds on `clock` from an arbitrary origin.
+fn now(clock: Clock) -> f64 {
+    #[cfg(target_os = "linux")]
+    if clock == Clock::ThreadCpu {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable timespec.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
+            return ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9;
+        }
+    }
+    let _ = clock;
+    thread_local!(static ORIGIN: Instant = Instant::now());
+    ORIGIN.with(|o| o.elapsed().as_secs_f64())
+}
+
+fn sample(r: &mut Runner, clock: Clock) -> f64 {
+    let t = now(clock);
     let v = black_box((r.run)());
-    let s = t.elapsed().as_secs_f64();
+    let s = now(clock) - t;
     drop(v);
     s
 }
@@ -310,7 +343,7 @@ fn sample(r: &mut Runner) -> f64 {
 fn time_all(runners: &mut [Runner], args: &Args) {
     if args.quick {
         for r in runners.iter_mut() {
-            let s = sample(r);
+            let s = sample(r, args.clock);
             r.samples.push(s);
         }
         return;
@@ -321,7 +354,7 @@ fn time_all(runners: &mut [Runner], args: &Args) {
         let t = Instant::now();
         let mut n = 0;
         while n < 2 || t.elapsed() < round / 3 {
-            sample(r);
+            sample(r, args.clock);
             n += 1;
         }
     }
@@ -330,7 +363,7 @@ fn time_all(runners: &mut [Runner], args: &Args) {
             let t = Instant::now();
             let mut n = 0;
             while n < 2 || t.elapsed() < round {
-                let s = sample(r);
+                let s = sample(r, args.clock);
                 r.samples.push(s);
                 n += 1;
             }
@@ -579,11 +612,22 @@ fn method(args: &Args) -> String {
             .to_string()
     } else {
         format!(
-            "medians of in-process calls on a file already in memory, after a warm-up, over {} interleaved rounds of at least {} ms per reader",
-            args.rounds, args.round_ms
+            "medians of in-process calls on a file already in memory, after a warm-up, over {} interleaved rounds of at least {} ms per reader, timed with {}",
+            args.rounds,
+            args.round_ms,
+            match args.clock {
+                Clock::ThreadCpu => "the thread's CPU-time clock (CLOCK_THREAD_CPUTIME_ID: user + system time, so page faults count and time spent waiting for a core does not)",
+                Clock::Wall => "the wall clock",
+            }
         )
     };
-    format!("{timing}; {cpu}, {cores} cores; {rustc}; bench profile (release)")
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .map_or(String::new(), |l| {
+            format!("; 1-minute load average at the end: {l}")
+        });
+    format!("{timing}; {cpu}, {cores} cores{load}; {rustc}; bench profile (release)")
 }
 
 fn profile(path: &Path, write: bool, iterations: usize) -> i32 {
