@@ -108,6 +108,7 @@ struct Args {
     profile_write: Option<PathBuf>,
     iterations: usize,
     clock: Clock,
+    default_heap: bool,
 }
 
 const HELP: &str = "\
@@ -118,11 +119,14 @@ usage: cargo bench -p mmd-tests --bench speed -- [OPTIONS] [FILTER...]
   FILTER             keep only inputs whose name contains one of these
   --quick            one untimed-warm-up-free iteration per reader (CI smoke)
   --json             print the results as JSON instead of tables
-  --rounds N         interleaved timing rounds (default 5)
-  --round-ms MS      minimum time per reader per round (default 60)
+  --rounds N         interleaved timing rounds (default 7)
+  --round-ms MS      minimum time per reader per round (default 80)
   --wall             time with the wall clock (default: this thread's CPU time, which
                      leaves out time the thread waited for a core on a busy machine)
-  --profile-read F   only read file F with our reader, --iterations times (for callgrind/perf)
+  --default-heap     leave glibc's malloc as it is (default: every allocation from the
+                     heap, freed memory kept, so no call pays fresh page faults; see below)
+  --profile-read F   only read F with our reader, --iterations times (for callgrind/perf);
+                     F is a file or the name of an input (e.g. synth-vmd-500k-bone-keys)
   --profile-write F  read F once, then only write it, --iterations times
   --iterations N     for --profile-*: how many calls (default 1)
 ";
@@ -132,12 +136,13 @@ fn parse_args() -> Result<Args, String> {
         quick: false,
         json: false,
         filters: vec![],
-        rounds: 5,
-        round_ms: 60,
+        rounds: 7,
+        round_ms: 80,
         profile_read: None,
         profile_write: None,
         iterations: 1,
         clock: Clock::ThreadCpu,
+        default_heap: false,
     };
     let mut it = std::env::args().skip(1);
     let num = |v: Option<String>, what: &str| -> Result<u64, String> {
@@ -152,6 +157,7 @@ fn parse_args() -> Result<Args, String> {
             "--quick" => a.quick = true,
             "--json" => a.json = true,
             "--wall" => a.clock = Clock::Wall,
+            "--default-heap" => a.default_heap = true,
             "--rounds" => a.rounds = num(it.next(), "--rounds")?.max(1) as usize,
             "--round-ms" => a.round_ms = num(it.next(), "--round-ms")?,
             "--iterations" => a.iterations = num(it.next(), "--iterations")?.max(1) as usize,
@@ -188,7 +194,75 @@ fn format_of(path: &Path) -> Option<Format> {
     }
 }
 
-fn inputs(notes: &mut Vec<String>) -> Vec<Input> {
+/// A synthetic input: name, format, scale pair (label, large member?), builder, size.
+type SynthSpec = (
+    &'static str,
+    Format,
+    Option<(&'static str, bool)>,
+    fn(usize) -> Vec<u8>,
+    usize,
+);
+
+const PMX_PAIR: &str = "PMX 40k -> 400k vertices";
+const PMD_PAIR: &str = "PMD 6.5k -> 65k vertices";
+const VMD_PAIR: &str = "VMD 50k -> 500k bone keys";
+
+/// The synthetic inputs, in table order; each pair's second member is 10x its first.
+const SYNTH: [SynthSpec; 7] = [
+    (
+        "synth-pmx-40k-no-material-morphs",
+        Format::Pmx,
+        None,
+        mmd_tests::synth::pmx_without_material_morphs,
+        40_000,
+    ),
+    (
+        "synth-pmx-40k-vertices",
+        Format::Pmx,
+        Some((PMX_PAIR, false)),
+        mmd_tests::synth::pmx,
+        40_000,
+    ),
+    (
+        "synth-pmx-400k-vertices",
+        Format::Pmx,
+        Some((PMX_PAIR, true)),
+        mmd_tests::synth::pmx,
+        400_000,
+    ),
+    (
+        "synth-pmd-6.5k-vertices",
+        Format::Pmd,
+        Some((PMD_PAIR, false)),
+        mmd_tests::synth::pmd,
+        6_500,
+    ),
+    (
+        "synth-pmd-65k-vertices",
+        Format::Pmd,
+        Some((PMD_PAIR, true)),
+        mmd_tests::synth::pmd,
+        65_000,
+    ),
+    (
+        "synth-vmd-50k-bone-keys",
+        Format::Vmd,
+        Some((VMD_PAIR, false)),
+        mmd_tests::synth::vmd,
+        50_000,
+    ),
+    (
+        "synth-vmd-500k-bone-keys",
+        Format::Vmd,
+        Some((VMD_PAIR, true)),
+        mmd_tests::synth::vmd,
+        500_000,
+    ),
+];
+
+/// Every input whose name `keep` accepts: the two largest fixtures of each format, then
+/// the synthetic files (built only when kept).
+fn inputs(notes: &mut Vec<String>, keep: &dyn Fn(&str) -> bool) -> Vec<Input> {
     let mut out = Vec::new();
     match mmd_tests::corpus_dir() {
         Some(dir) => {
@@ -202,13 +276,17 @@ fn inputs(notes: &mut Vec<String>) -> Vec<Input> {
                     .collect();
                 files.sort_by(|a, b| b.0.cmp(&a.0));
                 for (_, p) in files.into_iter().take(2) {
+                    let name = format!(
+                        "{}/{}",
+                        f.name(),
+                        p.file_name().unwrap_or_default().to_string_lossy()
+                    );
+                    if !keep(&name) {
+                        continue;
+                    }
                     match std::fs::read(&p) {
                         Ok(bytes) => out.push(Input {
-                            name: format!(
-                                "{}/{}",
-                                f.name(),
-                                p.file_name().unwrap_or_default().to_string_lossy()
-                            ),
+                            name,
                             format: f,
                             bytes,
                             pair: None,
@@ -220,76 +298,15 @@ fn inputs(notes: &mut Vec<String>) -> Vec<Input> {
         }
         None => notes.push("no fixture corpus: synthetic files only".into()),
     }
-    let synth: [(
-        &str,
-        Format,
-        &'static str,
-        bool,
-        fn(usize) -> Vec<u8>,
-        usize,
-    ); 6] = [
-        (
-            "synth-pmx-40k-vertices",
-            Format::Pmx,
-            "PMX 40k -> 400k vertices",
-            false,
-            mmd_tests::synth::pmx,
-            40_000,
-        ),
-        (
-            "synth-pmx-400k-vertices",
-            Format::Pmx,
-            "PMX 40k -> 400k vertices",
-            true,
-            mmd_tests::synth::pmx,
-            400_000,
-        ),
-        (
-            "synth-pmd-6.5k-vertices",
-            Format::Pmd,
-            "PMD 6.5k -> 65k vertices",
-            false,
-            mmd_tests::synth::pmd,
-            6_500,
-        ),
-        (
-            "synth-pmd-65k-vertices",
-            Format::Pmd,
-            "PMD 6.5k -> 65k vertices",
-            true,
-            mmd_tests::synth::pmd,
-            65_000,
-        ),
-        (
-            "synth-vmd-50k-bone-keys",
-            Format::Vmd,
-            "VMD 50k -> 500k bone keys",
-            false,
-            mmd_tests::synth::vmd,
-            50_000,
-        ),
-        (
-            "synth-vmd-500k-bone-keys",
-            Format::Vmd,
-            "VMD 50k -> 500k bone keys",
-            true,
-            mmd_tests::synth::vmd,
-            500_000,
-        ),
-    ];
-    out.push(Input {
-        name: "synth-pmx-40k-no-material-morphs".into(),
-        format: Format::Pmx,
-        bytes: mmd_tests::synth::pmx_without_material_morphs(40_000),
-        pair: None,
-    });
-    for (name, format, pair, large, build, n) in synth {
-        out.push(Input {
-            name: name.to_string(),
-            format,
-            bytes: build(n),
-            pair: Some((pair, large)),
-        });
+    for (name, format, pair, build, n) in SYNTH {
+        if keep(name) {
+            out.push(Input {
+                name: name.to_string(),
+                format,
+                bytes: build(n),
+                pair,
+            });
+        }
     }
     out
 }
@@ -567,16 +584,20 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if !args.default_heap {
+        steady_heap();
+    }
     if let Some(p) = args.profile_read.clone().or(args.profile_write.clone()) {
         std::process::exit(profile(&p, args.profile_write.is_some(), args.iterations));
     }
     let mut notes = Vec::new();
-    let all = inputs(&mut notes);
+    let keep = |name: &str| {
+        args.filters.is_empty() || args.filters.iter().any(|f| name.contains(f.as_str()))
+    };
+    let all = inputs(&mut notes, &keep);
     let peers = peers::peers();
     let mut rows = Vec::new();
-    for input in all.iter().filter(|i| {
-        args.filters.is_empty() || args.filters.iter().any(|f| i.name.contains(f.as_str()))
-    }) {
+    for input in &all {
         eprintln!("timing {} ({} bytes)", input.name, input.bytes.len());
         rows.push(run_input(input, &peers, &args));
     }
@@ -586,6 +607,22 @@ fn main() {
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
         print!("{}", report::markdown(&rows, &peers, &notes, &method));
+    }
+}
+
+/// Tells glibc to serve every allocation from its heap and never give freed memory back.
+///
+/// By default glibc maps each allocation above its mmap threshold (which adapts up to 32
+/// MB) afresh and unmaps it on free, so a reader whose largest vector passes 32 MB pays a
+/// page fault per 4 KiB of it on every call, while a smaller file's calls reuse warm
+/// memory: the 10x synthetic files then look superlinear for the allocator's sake, not
+/// the reader's. With this, every size is measured the same way (steady state).
+fn steady_heap() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes malloc's tuning; called before any timing.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_MAX, 0);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
     }
 }
 
@@ -627,19 +664,37 @@ fn method(args: &Args) -> String {
         .map_or(String::new(), |l| {
             format!("; 1-minute load average at the end: {l}")
         });
-    format!("{timing}; {cpu}, {cores} cores{load}; {rustc}; bench profile (release)")
+    let heap = if args.default_heap {
+        "glibc malloc as configured by default (allocations above its adaptive mmap threshold, at most 32 MB, are mapped afresh on every call)"
+    } else {
+        "glibc malloc set to serve every allocation from its heap and keep freed memory (mallopt M_MMAP_MAX=0, M_TRIM_THRESHOLD=max), so repeated calls reuse warm memory at every file size (--default-heap to leave it as it is)"
+    };
+    format!("{timing}; {heap}; {cpu}, {cores} cores{load}; {rustc}; bench profile (release)")
 }
 
+/// Reads (or writes) one input with our reader only, `iterations` times: a file path, or
+/// the name of one of the bench's inputs (`synth-vmd-500k-bone-keys`, `pmx/gene.pmx`).
 fn profile(path: &Path, write: bool, iterations: usize) -> i32 {
-    let Some(f) = format_of(path) else {
-        eprintln!("{}: not a .pmx, .pmd or .vmd file", path.display());
-        return 2;
-    };
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("{}: {e}", path.display());
+    let (f, bytes) = if path.is_file() {
+        let Some(f) = format_of(path) else {
+            eprintln!("{}: not a .pmx, .pmd or .vmd file", path.display());
             return 2;
+        };
+        match std::fs::read(path) {
+            Ok(b) => (f, b),
+            Err(e) => {
+                eprintln!("{}: {e}", path.display());
+                return 2;
+            }
+        }
+    } else {
+        let name = path.to_string_lossy();
+        match inputs(&mut Vec::new(), &|n| n == name).into_iter().next() {
+            Some(i) => (i.format, i.bytes),
+            None => {
+                eprintln!("{name}: no such file, and no bench input of that name");
+                return 2;
+            }
         }
     };
     let t = Instant::now();

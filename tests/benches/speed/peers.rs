@@ -67,6 +67,12 @@ pub const PEER_CRATES: [(&str, &str); 5] = [
     ("vmd_parser", "0.1.0"),
 ];
 
+/// How a peer is built here, where it differs from its defaults.
+pub const PEER_BUILD_NOTES: [(&str, &str); 1] = [(
+    "mmd",
+    "built without its default `vek` feature (vectors are plain arrays; ArrayVec kept for the additional UVs), which spares vek and its dependencies from the build",
+)];
+
 /// Every (peer, format) pair.
 pub fn peers() -> Vec<Peer> {
     vec![

@@ -1,6 +1,6 @@
 //! The `speed` bench's output: Markdown tables with notes, or JSON.
 
-use super::peers::{Peer, PEER_CRATES};
+use super::peers::{Peer, PEER_BUILD_NOTES, PEER_CRATES};
 use super::{PeerResult, Row};
 use std::fmt::Write as _;
 
@@ -248,6 +248,9 @@ pub fn markdown(rows: &[Row], peers: &[Peer], notes: &[String], method: &str) ->
             })
             .collect();
         let _ = writeln!(s, "- {n} {v}: reads {}", reads.join("; "));
+        for (_, note) in PEER_BUILD_NOTES.iter().filter(|(m, _)| *m == n) {
+            let _ = writeln!(s, "  - {note}");
+        }
     }
     let _ = writeln!(
         s,
