@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 /// A hand-written PMX byte builder (seed layouts) shared by the PMX test suites.
 pub mod pmx_bytes;
 
+/// Large synthetic PMX, PMD and VMD files (for the `speed` bench), shaped like real ones.
+pub mod synth;
+
 /// The fixture corpus: `$MMD_CORPUS`, else `../shared/fixtures` beside the workspace.
 /// `None` (and a note on stderr) when it is not there.
 pub fn corpus_dir() -> Option<PathBuf> {
