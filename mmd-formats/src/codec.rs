@@ -180,6 +180,32 @@ macro_rules! prim {
             fn encode<O: Output + ?Sized>(&self, out: &mut O, _ctx: &C) -> Result<()> {
                 out.write_bytes(&self.to_le_bytes())
             }
+            #[inline]
+            fn encode_seq<O: Output + ?Sized>(
+                items: &[Self],
+                out: &mut O,
+                _ctx: &C,
+            ) -> Result<()> {
+                // Little-endian bytes go out through a stack buffer, a block at a time
+                // (a small one for the short runs of a fixed-length field).
+                const SIZE: usize = core::mem::size_of::<$t>();
+                if items.len() * SIZE <= 16 {
+                    let mut buf = [0u8; 16];
+                    for (slot, v) in buf.chunks_exact_mut(SIZE).zip(items) {
+                        slot.copy_from_slice(&v.to_le_bytes());
+                    }
+                    return out.write_bytes(&buf[..items.len() * SIZE]);
+                }
+                const PER_BLOCK: usize = 256 / SIZE;
+                let mut buf = [0u8; 256];
+                for block in items.chunks(PER_BLOCK) {
+                    for (slot, v) in buf.chunks_exact_mut(SIZE).zip(block) {
+                        slot.copy_from_slice(&v.to_le_bytes());
+                    }
+                    out.write_bytes(&buf[..block.len() * SIZE])?;
+                }
+                Ok(())
+            }
         }
     )*};
 }
@@ -234,9 +260,6 @@ impl<C: ?Sized, T: Decode<C> + Default, const N: usize> Decode<C> for [T; N] {
 impl<C: ?Sized, T: Encode<C>, const N: usize> Encode<C> for [T; N] {
     #[inline]
     fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()> {
-        for (i, v) in self.iter().enumerate() {
-            v.encode(out, ctx).map_err(|e| e.in_index(i))?;
-        }
-        Ok(())
+        T::encode_seq(self, out, ctx)
     }
 }
