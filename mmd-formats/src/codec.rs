@@ -236,7 +236,12 @@ impl<C: ?Sized> Decode<C> for u8 {
         input: &mut I,
         _ctx: &C,
     ) -> Result<[Self; N]> {
-        input.read_array::<N>()
+        if input.holds_all() && N as u64 <= input.remaining() {
+            input.read_array::<N>()
+        } else {
+            // Value by value, so that an early end names the byte where it falls.
+            decode_array_each(input, _ctx)
+        }
     }
 }
 
