@@ -4,6 +4,7 @@
 
 use crate::error::Result;
 use crate::io::{Input, Output};
+use crate::walk::Segment;
 
 /// Reads a value from an [`Input`], given the format's context `C`.
 ///
@@ -33,13 +34,21 @@ pub trait Encode<C: ?Sized> {
     /// Writes one value.
     fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()>;
 
-    /// Writes consecutive values. Types with a faster bulk path override it.
+    /// Writes consecutive values (the elements of a sequence or an array), each between
+    /// [`Output::enter`]`(Segment::Index(i))` and [`Output::leave`].
+    ///
+    /// Types with a faster bulk path override it. An override must keep reporting each
+    /// element to `out` that way, or the [spans](crate::spans) lose the elements; `u8` is
+    /// the one exception: its sequences are one leaf ([`Leaf::Bytes`](crate::walk::Leaf)),
+    /// in the spans as in the [walk](crate::walk).
     fn encode_seq<O: Output + ?Sized>(items: &[Self], out: &mut O, ctx: &C) -> Result<()>
     where
         Self: Sized,
     {
         for (i, item) in items.iter().enumerate() {
+            out.enter(Segment::Index(i));
             item.encode(out, ctx).map_err(|e| e.in_index(i))?;
+            out.leave();
         }
         Ok(())
     }
@@ -118,9 +127,6 @@ impl<C: ?Sized, T: Decode<C> + Default, const N: usize> Decode<C> for [T; N] {
 impl<C: ?Sized, T: Encode<C>, const N: usize> Encode<C> for [T; N] {
     #[inline]
     fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()> {
-        for (i, v) in self.iter().enumerate() {
-            v.encode(out, ctx).map_err(|e| e.in_index(i))?;
-        }
-        Ok(())
+        T::encode_seq(self, out, ctx)
     }
 }

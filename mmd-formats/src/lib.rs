@@ -77,19 +77,24 @@
 extern crate self as mmd_formats;
 
 pub mod codec;
+pub mod diff;
+pub mod dump;
 pub mod error;
 pub mod file;
 pub mod flags;
 pub mod format;
 pub mod index;
+pub mod inspect;
 pub mod io;
 pub mod layout;
 pub mod pmd;
 pub mod pmx;
 pub mod samples;
+pub mod spans;
 pub mod text;
 pub mod vmd;
 pub mod vpd;
+pub mod walk;
 
 #[doc(hidden)]
 pub mod rt;
@@ -114,5 +119,6 @@ pub mod __private {
     pub use crate::layout;
     pub use crate::layout::Describe;
     pub use crate::rt;
+    pub use crate::walk;
     pub use binrw;
 }
