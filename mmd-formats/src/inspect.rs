@@ -81,6 +81,11 @@ impl Format {
     /// [`crate::diff`]). Empty when the files are equal; for binary formats, empty only
     /// when they are equal.
     pub fn diff(self, a: &[u8], b: &[u8]) -> Result<Vec<Difference>> {
-        Ok(diff_values(&self.tree(a)?, &self.tree(b)?))
+        let ta = self.tree(a)?;
+        if a == b {
+            // The same bytes read to the same tree (and `a` reads, so `b` does).
+            return Ok(Vec::new());
+        }
+        Ok(diff_values(&ta, &self.tree(b)?))
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! `mmd check [--json] [PATH...]` reads every file, writes it back in memory and reports
 //! whether the bytes are the same (see `mmd check --help`); `mmd info [--json] FILE`
-//! describes one file.
+//! describes one file; `mmd dump`, `mmd explain` and `mmd diff` show its fields, the
+//! field at a byte, and the fields two files differ in.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -11,10 +12,20 @@ use clap::{Parser, Subcommand};
 
 #[path = "mmd/check.rs"]
 mod check;
+#[path = "mmd/diff.rs"]
+mod diff;
+#[path = "mmd/dump.rs"]
+mod dump;
+#[path = "mmd/explain.rs"]
+mod explain;
 #[path = "mmd/guard.rs"]
 mod guard;
 #[path = "mmd/info.rs"]
 mod info;
+#[path = "mmd/load.rs"]
+mod load;
+#[path = "mmd/progress.rs"]
+mod progress;
 #[path = "mmd/walk.rs"]
 mod walk;
 
@@ -36,6 +47,15 @@ enum Command {
     /// frame range, duration at 30 fps, bone and morph names and camera cuts.
     #[command(after_help = info::EXIT_CODES)]
     Info(info::InfoArgs),
+    /// Print every field of a file, as indented text or JSON.
+    #[command(long_about = dump::LONG_ABOUT, after_help = dump::EXIT_CODES)]
+    Dump(dump::DumpArgs),
+    /// Tell which field holds a byte: its path, byte range and value.
+    #[command(long_about = explain::LONG_ABOUT, after_help = explain::EXIT_CODES)]
+    Explain(explain::ExplainArgs),
+    /// Compare two files field by field (exit 0 when they agree, 1 when they differ).
+    #[command(long_about = diff::LONG_ABOUT, after_help = diff::EXIT_CODES)]
+    Diff(diff::DiffArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +65,9 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Check(args) => check::run(args, &mut out),
         Command::Info(args) => info::run(args, &mut out),
+        Command::Dump(args) => dump::run(args, &mut out),
+        Command::Explain(args) => explain::run(args, &mut out),
+        Command::Diff(args) => diff::run(args, &mut out),
     };
     match result {
         Ok(code) => ExitCode::from(code),
