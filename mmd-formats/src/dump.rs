@@ -163,8 +163,20 @@ mod json {
                 Leaf::I64(v) => s.serialize_i64(*v),
                 Leaf::Count(v) => s.serialize_u64(*v),
                 Leaf::Index { raw, .. } => s.serialize_i64(*raw),
-                Leaf::F32(x) => float(s, x.is_finite(), &format!("{x:?}"), format!("{:08x}", x.to_bits()), |s| s.serialize_f32(*x)),
-                Leaf::F64(x) => float(s, x.is_finite(), &format!("{x:?}"), format!("{:016x}", x.to_bits()), |s| s.serialize_f64(*x)),
+                Leaf::F32(x) => float(
+                    s,
+                    x.is_finite(),
+                    &format!("{x:?}"),
+                    format!("{:08x}", x.to_bits()),
+                    |s| s.serialize_f32(*x),
+                ),
+                Leaf::F64(x) => float(
+                    s,
+                    x.is_finite(),
+                    &format!("{x:?}"),
+                    format!("{:016x}", x.to_bits()),
+                    |s| s.serialize_f64(*x),
+                ),
                 Leaf::Bytes(b) => single(s, "hex", &hex(b)),
                 Leaf::Magic(m) => {
                     if m.iter().all(|c| (0x20..0x7f).contains(c)) {

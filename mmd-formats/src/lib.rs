@@ -1,8 +1,12 @@
 //! Byte-exact readers and writers for MikuMikuDance files.
 //!
 //! Every format type is an annotated struct or enum; `#[derive(Mmd)]` turns it into a
-//! reader ([`Decode`], `binrw::BinRead`), a writer ([`Encode`], `binrw::BinWrite`) and a
-//! layout descriptor ([`layout::Describe`]). For every file that reads without error,
+//! reader ([`Decode`], `binrw::BinRead`), a writer ([`Encode`], `binrw::BinWrite`), a
+//! layout descriptor ([`layout::Describe`]) and a reflective walk over its fields
+//! ([`walk::Walk`]). On the walk and the writer rest the [spans](spans) (the byte range
+//! of every field, and `explain`: which field holds a byte), the field-level [diff] and
+//! the [dump] (text, and JSON with the `serde` feature); [`inspect`] offers them for
+//! whole files of any [`format::Format`]. For every file that reads without error,
 //! writing the value back gives the same bytes: raw values are stored, typed views are
 //! offered, and nothing is normalised on the way through.
 //!

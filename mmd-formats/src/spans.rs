@@ -203,7 +203,14 @@ impl Spans {
             if let Some((i, from)) = stack.pop() {
                 let end = self.nodes[i].end;
                 if from < end {
-                    out.push((Span { spans: self, index: i }, from, end));
+                    out.push((
+                        Span {
+                            spans: self,
+                            index: i,
+                        },
+                        from,
+                        end,
+                    ));
                 }
                 if let Some(top) = stack.last_mut() {
                     top.1 = end;
@@ -216,7 +223,14 @@ impl Spans {
             }
             if let Some(&(p, from)) = stack.last() {
                 if from < n.start {
-                    out.push((Span { spans: self, index: p }, from, n.start));
+                    out.push((
+                        Span {
+                            spans: self,
+                            index: p,
+                        },
+                        from,
+                        n.start,
+                    ));
                 }
             }
             stack.push((i, n.start));
@@ -397,7 +411,9 @@ where
     // Only the part of the tree on the path is needed, but a walk is cheap next to the
     // bytes it describes; build the tree and look the path up.
     let tree = Value::of(value);
-    let value = tree.lookup(path.segments()).map(std::borrow::Cow::into_owned);
+    let value = tree
+        .lookup(path.segments())
+        .map(std::borrow::Cow::into_owned);
     Ok(Some(Explanation {
         offset,
         start: span.start(),
@@ -411,7 +427,9 @@ where
 pub fn explain_in(spans: &Spans, tree: &Value, offset: u64) -> Option<Explanation> {
     let span = spans.deepest(offset)?;
     let path = span.path();
-    let value = tree.lookup(path.segments()).map(std::borrow::Cow::into_owned);
+    let value = tree
+        .lookup(path.segments())
+        .map(std::borrow::Cow::into_owned);
     Some(Explanation {
         offset,
         start: span.start(),

@@ -628,7 +628,8 @@ impl Visitor for Tree {
         }
     }
     fn begin_seq(&mut self, len: usize) {
-        self.stack.push(Open::Seq(Vec::with_capacity(len.min(1 << 16))));
+        self.stack
+            .push(Open::Seq(Vec::with_capacity(len.min(1 << 16))));
     }
     fn begin_variant(&mut self, variant: Variant) {
         self.stack.push(Open::Variant(variant, None));

@@ -15,10 +15,8 @@ impl TempDir {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
-        let d = std::env::temp_dir().join(format!(
-            "mmd-inspect-{tag}-{}-{nanos}",
-            std::process::id()
-        ));
+        let d =
+            std::env::temp_dir().join(format!("mmd-inspect-{tag}-{}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&d).unwrap();
         TempDir(d)
     }
@@ -53,7 +51,12 @@ fn mmd(args: &[&str]) -> (i32, String, String) {
 fn vmd() -> Vmd {
     let mut v = Vmd::new_v2("model").unwrap();
     for f in 0..2u32 {
-        let key = BoneKey::new(ShiftJis::new("センター").unwrap(), f * 10, [0.5, 1.5, 2.5], [0.0, 0.0, 0.0, 1.0]);
+        let key = BoneKey::new(
+            ShiftJis::new("センター").unwrap(),
+            f * 10,
+            [0.5, 1.5, 2.5],
+            [0.0, 0.0, 0.0, 1.0],
+        );
         v.bone_keys.push(key);
     }
     v
@@ -117,8 +120,14 @@ fn explain_names_the_field_its_range_and_value() {
     // Second key (54 + 111 = 165): name 15, frame 4, then position y at 165 + 19 + 4.
     let (code, text, _) = mmd(&["explain", &p, "0xbc"]);
     assert_eq!(code, 0);
-    assert!(text.contains("offset: 0xbc (188), byte 0 of the field\n"), "{text}");
-    assert!(text.contains("field:  bone_keys[1].position[1]\n"), "{text}");
+    assert!(
+        text.contains("offset: 0xbc (188), byte 0 of the field\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("field:  bone_keys[1].position[1]\n"),
+        "{text}"
+    );
     assert!(text.contains("value:  1.5\n"), "{text}");
     // Several offsets, as JSON lines.
     let (code, json, _) = mmd(&["explain", "--json", &p, "0", "189", "54"]);
@@ -156,7 +165,10 @@ fn explain_exit_codes() {
     let cut = dir.file("cut.vmd", &bytes[..100]);
     assert_eq!(mmd(&["explain", &cut, "3"]).0, 1, "does not read");
     let (_, help, _) = mmd(&["explain", "--help"]);
-    assert!(help.contains("Exit codes: 0 = every offset explained"), "{help}");
+    assert!(
+        help.contains("Exit codes: 0 = every offset explained"),
+        "{help}"
+    );
 }
 
 #[test]
@@ -228,7 +240,10 @@ fn diff_of_vpd_layout_only_is_one_layout_line() {
     let b = dir.file("b.vpd", &more);
     let (code, out, _) = mmd(&["diff", &a, &b]);
     assert_eq!(code, 1);
-    assert!(out.starts_with("(layout): the files first differ at byte "), "{out}");
+    assert!(
+        out.starts_with("(layout): the files first differ at byte "),
+        "{out}"
+    );
     assert_eq!(out.lines().count(), 1);
 }
 

@@ -13,7 +13,12 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
         .into_iter()
         .map(|s| (format!("<builtin>/{}", s.name), s.bytes))
         .collect();
-    for (sub, ext) in [("pmx", "pmx"), ("pmd", "pmd"), ("vmd", "vmd"), ("vpd", "vpd")] {
+    for (sub, ext) in [
+        ("pmx", "pmx"),
+        ("pmd", "pmd"),
+        ("vmd", "vmd"),
+        ("vpd", "vpd"),
+    ] {
         let files: Vec<PathBuf> = mmd_tests::corpus_files(sub, ext).unwrap_or_default();
         for f in files {
             let bytes = std::fs::read(&f).unwrap();
@@ -29,7 +34,10 @@ fn a_file_has_no_difference_with_itself() {
         let Some(format) = Format::detect(&bytes) else {
             continue;
         };
-        assert!(format.diff(&bytes, &bytes).map_or(true, |d| d.is_empty()), "{name}");
+        assert!(
+            format.diff(&bytes, &bytes).map_or(true, |d| d.is_empty()),
+            "{name}"
+        );
         if bytes.len() > 1 << 20 {
             continue; // time: two walks in a debug build
         }
@@ -104,7 +112,14 @@ fn patching_one_float_in_place_is_exactly_one_difference() {
 #[test]
 fn longer_lists_and_present_blocks_are_reported_element_by_element() {
     use mmd_formats::vmd::{BoneKey, Vmd};
-    let key = |f| BoneKey::new(mmd_formats::ShiftJis::new("a").unwrap(), f, [0.0; 3], [0.0; 4]);
+    let key = |f| {
+        BoneKey::new(
+            mmd_formats::ShiftJis::new("a").unwrap(),
+            f,
+            [0.0; 3],
+            [0.0; 4],
+        )
+    };
     let mut a = Vmd::new_v2("m").unwrap();
     a.bone_keys = vec![key(0), key(1)];
     let mut b = a.clone();
@@ -114,7 +129,10 @@ fn longer_lists_and_present_blocks_are_reported_element_by_element() {
     let paths: Vec<String> = d.iter().map(|d| d.to_string()).collect();
     assert_eq!(
         paths,
-        ["bone_keys[2]: added BoneKey {..}", "bone_keys[3]: added BoneKey {..}"]
+        [
+            "bone_keys[2]: added BoneKey {..}",
+            "bone_keys[3]: added BoneKey {..}"
+        ]
     );
     let d = diff(&b, &a);
     assert!(matches!(d[0].change, Change::Removed(_)) && d.len() == 2);
@@ -238,7 +256,10 @@ fn every_directive_walks_and_records_spans_that_agree() {
     // A change inside a struct variant is at the field's path.
     let mut other = doc.clone();
     other.shapes[3] = Shape::Named { w: 5, h: 7 };
-    assert_eq!(diff(&doc, &other)[0].to_string(), "shapes[3].Named.h: -6 -> 7");
+    assert_eq!(
+        diff(&doc, &other)[0].to_string(),
+        "shapes[3].Named.h: -6 -> 7"
+    );
     // The tree of the same bytes is the same: a diff of values built twice is empty.
     assert!(diff_values(&tree, &Value::of(&doc.clone())).is_empty());
 }
@@ -296,11 +317,17 @@ fn dump_json_holds_every_leaf_exactly() {
             let m = mmd_formats::pmx::Pmx::from_bytes(&bytes).unwrap();
             assert_eq!(json["vertices"].as_array().unwrap().len(), m.vertices.len());
             assert_eq!(json["bones"].as_array().unwrap().len(), m.bones.len());
-            assert_eq!(json["materials"].as_array().unwrap().len(), m.materials.len());
+            assert_eq!(
+                json["materials"].as_array().unwrap().len(),
+                m.materials.len()
+            );
         }
         if format == Format::Vmd {
             let v = mmd_formats::vmd::Vmd::from_bytes(&bytes).unwrap();
-            assert_eq!(json["bone_keys"].as_array().unwrap().len(), v.bone_keys.len());
+            assert_eq!(
+                json["bone_keys"].as_array().unwrap().len(),
+                v.bone_keys.len()
+            );
             assert_eq!(json["morph_keys"].is_null(), v.morph_keys.is_none());
         }
     }

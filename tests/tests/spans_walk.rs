@@ -21,7 +21,12 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
         .into_iter()
         .map(|s| (format!("<builtin>/{}", s.name), s.bytes))
         .collect();
-    for (sub, ext) in [("pmx", "pmx"), ("pmd", "pmd"), ("vmd", "vmd"), ("vpd", "vpd")] {
+    for (sub, ext) in [
+        ("pmx", "pmx"),
+        ("pmd", "pmd"),
+        ("vmd", "vmd"),
+        ("vpd", "vpd"),
+    ] {
         let files: Vec<PathBuf> = mmd_tests::corpus_files(sub, ext).unwrap_or_default();
         for f in files {
             let bytes = std::fs::read(&f).unwrap();
@@ -89,7 +94,9 @@ fn holds(leaf: &Leaf, bytes: &[u8]) -> bool {
 fn holds_text(leaf: &Leaf, bytes: &[u8]) -> bool {
     let s = std::str::from_utf8(bytes).ok();
     match leaf {
-        Leaf::F32(x) => s.and_then(|s| s.parse::<f32>().ok()).map(f32::to_bits) == Some(x.to_bits()),
+        Leaf::F32(x) => {
+            s.and_then(|s| s.parse::<f32>().ok()).map(f32::to_bits) == Some(x.to_bits())
+        }
         Leaf::U32(v) => s.and_then(|s| s.parse::<u32>().ok()) == Some(*v),
         Leaf::Magic(m) => *m == bytes,
         Leaf::Text(t) => t.raw == bytes,
@@ -140,7 +147,10 @@ fn binary_spans_tile_and_hold_their_leaves() {
             let leaf = leaf_at(&tree, &path);
             // A whole leaf span, or the bytes of a counted byte sequence after its count.
             let whole = (start, end) == (s.start(), s.end());
-            assert!(whole || matches!(leaf, Leaf::Bytes(_)), "{name}: {path} is split");
+            assert!(
+                whole || matches!(leaf, Leaf::Bytes(_)),
+                "{name}: {path} is split"
+            );
             let cut = &bytes[start as usize..end as usize];
             assert!(
                 holds(&leaf, cut),
@@ -157,11 +167,18 @@ fn binary_spans_tile_and_hold_their_leaves() {
         for (s, start, end) in spans.cells() {
             for off in [start, end - 1] {
                 let d = spans.deepest(off).unwrap();
-                assert_eq!((d.start(), d.end(), d.segment()), (s.start(), s.end(), s.segment()));
+                assert_eq!(
+                    (d.start(), d.end(), d.segment()),
+                    (s.start(), s.end(), s.segment())
+                );
             }
         }
         for s in spans.iter().filter(|s| !s.is_leaf()) {
-            assert!(tree.lookup(s.path().segments()).is_some(), "{name}: {}", s.path());
+            assert!(
+                tree.lookup(s.path().segments()).is_some(),
+                "{name}: {}",
+                s.path()
+            );
         }
         // The walk's leaves that take bytes are exactly the cells, in order.
         let tree_paths: Vec<Path> = tree
@@ -170,17 +187,28 @@ fn binary_spans_tile_and_hold_their_leaves() {
             .filter(|(_, l)| !matches!(l, Leaf::Bytes(b) if b.is_empty()))
             .map(|(p, _)| p)
             .collect();
-        if let Some(i) = (0..tree_paths.len().min(cell_paths.len()))
-            .find(|&i| tree_paths[i] != cell_paths[i])
+        if let Some(i) =
+            (0..tree_paths.len().min(cell_paths.len())).find(|&i| tree_paths[i] != cell_paths[i])
         {
-            panic!("{name}: walk leaf {} vs span cell {}", tree_paths[i], cell_paths[i]);
+            panic!(
+                "{name}: walk leaf {} vs span cell {}",
+                tree_paths[i], cell_paths[i]
+            );
         }
         assert_eq!(tree_paths.len(), cell_paths.len(), "{name}");
         // Explain: every (sampled) offset is in the leaf named.
         for off in offsets(bytes.len() as u64) {
             let e = explain_in(&spans, &tree, off).unwrap_or_else(|| panic!("{name}: {off:#x}"));
-            assert!(e.start <= off && off < e.end, "{name}: {off:#x} not in {}", e.path);
-            assert!(matches!(e.value, Some(Value::Leaf(_))), "{name}: {off:#x} {}", e.path);
+            assert!(
+                e.start <= off && off < e.end,
+                "{name}: {off:#x} not in {}",
+                e.path
+            );
+            assert!(
+                matches!(e.value, Some(Value::Leaf(_))),
+                "{name}: {off:#x} {}",
+                e.path
+            );
         }
         // Looking a span up by its path finds it (a sample of them: a lookup walks
         // siblings).
@@ -234,7 +262,11 @@ fn vpd_values_sit_in_their_spans() {
             at = s.end();
             let leaf = leaf_at(&tree, &s.path());
             let cut = &bytes[s.start() as usize..s.end() as usize];
-            assert!(holds_text(&leaf, cut), "{name}: {} {cut:?} vs {leaf:?}", s.path());
+            assert!(
+                holds_text(&leaf, cut),
+                "{name}: {} {cut:?} vs {leaf:?}",
+                s.path()
+            );
             span_paths.push(s.path());
         }
         // Every value of the walk that has text has its span (an empty name has none).
@@ -247,7 +279,11 @@ fn vpd_values_sit_in_their_spans() {
         assert_eq!(tree_paths, span_paths, "{name}");
         for off in 0..=bytes.len() as u64 {
             if let Some(e) = explain_in(&spans, &tree, off) {
-                assert!(e.start <= off && off < e.end, "{name}: {off:#x} not in {}", e.path);
+                assert!(
+                    e.start <= off && off < e.end,
+                    "{name}: {off:#x} not in {}",
+                    e.path
+                );
             }
         }
     }
@@ -266,8 +302,14 @@ fn a_pmx_utf16_name_is_explained_with_its_length_prefix() {
     // The header is 4 (magic) + 4 (version) + 1 (count) + globals.
     let header_len = 9 + model.header.globals.len() as u64;
     assert_eq!(name.start(), header_len);
-    assert_eq!(name.end() - name.start(), 4 + model.model.name.as_bytes().len() as u64);
-    let e = Format::Pmx.explain(&bytes, header_len + 1).unwrap().unwrap();
+    assert_eq!(
+        name.end() - name.start(),
+        4 + model.model.name.as_bytes().len() as u64
+    );
+    let e = Format::Pmx
+        .explain(&bytes, header_len + 1)
+        .unwrap()
+        .unwrap();
     assert_eq!(e.path.to_string(), "model.name");
     match e.value {
         Some(Value::Leaf(Leaf::Text(t))) => {
@@ -284,8 +326,12 @@ fn counts_and_tags_are_leaves_of_their_own() {
     // A VMD built in code: header (50 bytes), then the bone count.
     let mut vmd = mmd_formats::vmd::Vmd::new_v2("m").unwrap();
     let name = mmd_formats::ShiftJis::new("a").unwrap();
-    vmd.bone_keys
-        .push(mmd_formats::vmd::BoneKey::new(name, 7, [1.0, 2.0, 3.0], [0.0, 0.0, 0.0, 1.0]));
+    vmd.bone_keys.push(mmd_formats::vmd::BoneKey::new(
+        name,
+        7,
+        [1.0, 2.0, 3.0],
+        [0.0, 0.0, 0.0, 1.0],
+    ));
     let bytes = vmd.to_bytes().unwrap();
     let e = Format::Vmd.explain(&bytes, 50).unwrap().unwrap();
     assert_eq!(e.path.to_string(), "bone_keys.count");
@@ -314,12 +360,19 @@ fn counts_and_tags_are_leaves_of_their_own() {
         assert_eq!(e.path.to_string(), "vertices[0].weight.tag");
         let tree = Format::Pmx.tree(&bytes).unwrap();
         let weight = tree
-            .get(&[Segment::Field("vertices"), Segment::Index(0), Segment::Field("weight")])
+            .get(&[
+                Segment::Field("vertices"),
+                Segment::Index(0),
+                Segment::Field("weight"),
+            ])
             .unwrap();
         let Value::Variant { variant, .. } = weight else {
             panic!("{weight:?}")
         };
         assert_eq!(e.value, Some(Value::Leaf(variant.tag.clone())));
-        assert_eq!(Some(bytes[tag.start() as usize] as i128), variant.tag.as_i128());
+        assert_eq!(
+            Some(bytes[tag.start() as usize] as i128),
+            variant.tag.as_i128()
+        );
     }
 }

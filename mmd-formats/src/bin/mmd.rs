@@ -29,9 +29,17 @@ mod progress;
 #[path = "mmd/walk.rs"]
 mod walk;
 
+/// The exit codes of every command, in brief (each command's `--help` has its own).
+const EXIT_CODES: &str = "\
+Exit codes: (each command's --help has its own)
+  0  success: every file byte-exact (check), described (info), dumped (dump), explained
+     (explain), the files agree (diff)
+  1  a file failed or does not read; for diff: the files differ
+  2  usage error, unreadable path or unknown format; for diff: any trouble";
+
 /// Byte-exact readers and writers for MikuMikuDance files (PMX, PMD, VMD, VPD).
 #[derive(Debug, Parser)]
-#[command(name = "mmd", version, arg_required_else_help = true, after_help = check::EXIT_CODES)]
+#[command(name = "mmd", version, arg_required_else_help = true, after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

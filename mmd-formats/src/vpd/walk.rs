@@ -13,6 +13,20 @@ use crate::spans::Spans;
 use crate::text::decode_sjis;
 use crate::walk::{Leaf, Segment, Text, TextKind, Visitor, Walk};
 
+/// A path and its byte range.
+type Ranged = (Vec<Segment>, u64, u64);
+
+/// A bone or morph block, for its spans.
+struct BlockRef<'a> {
+    /// `bones` or `morphs`.
+    kind: &'static str,
+    /// Its position among the blocks of its kind.
+    index: usize,
+    name: Span,
+    /// (field, numbers): translation and rotation, or weight.
+    numbers: Vec<(&'static str, &'a [Num])>,
+}
+
 impl Vpd {
     fn text_leaf(&self, span: Span) -> Leaf {
         let raw = self.bytes(span).to_vec();
@@ -46,7 +60,7 @@ impl Vpd {
             return Vpd::from_bytes(&self.to_bytes()?)?.spans();
         }
         let range = |s: Span| (s.start as u64, s.end as u64);
-        let mut out: Vec<(Vec<Segment>, u64, u64)> = Vec::new();
+        let mut out: Vec<Ranged> = Vec::new();
         let f = Segment::Field;
         out.push((vec![f("signature")], 0, MAGIC.len() as u64));
         let (s, e) = range(self.model_file);
@@ -56,71 +70,33 @@ impl Vpd {
 
         // Blocks in file order; bones and morphs may alternate, so each run of blocks of
         // one kind gets its own `bones` / `morphs` span.
-        enum Block<'a> {
-            Bone(usize, &'a super::BoneBlock),
-            Morph(usize, &'a super::MorphBlock),
-        }
-        let mut blocks: Vec<(usize, Block)> = self
+        let mut blocks: Vec<BlockRef> = self
             .bones
             .iter()
             .enumerate()
-            .map(|(i, b)| (b.name.start, Block::Bone(i, b)))
-            .chain(
-                self.morphs
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| (m.name.start, Block::Morph(i, m))),
-            )
+            .map(|(i, b)| BlockRef {
+                kind: "bones",
+                index: i,
+                name: b.name,
+                numbers: vec![
+                    ("translation", &b.translation[..]),
+                    ("rotation", &b.rotation[..]),
+                ],
+            })
+            .chain(self.morphs.iter().enumerate().map(|(i, m)| BlockRef {
+                kind: "morphs",
+                index: i,
+                name: m.name,
+                numbers: vec![("weight", std::slice::from_ref(&m.weight))],
+            }))
             .collect();
-        blocks.sort_by_key(|(start, _)| *start);
-        let mut runs: Vec<(&'static str, Vec<(Vec<Segment>, u64, u64)>)> = Vec::new();
-        for (_, block) in &blocks {
-            let (kind, i, name, nums): (&'static str, usize, Span, Vec<(&'static str, &[Num])>) =
-                match block {
-                    Block::Bone(i, b) => (
-                        "bones",
-                        *i,
-                        b.name,
-                        vec![("translation", &b.translation[..]), ("rotation", &b.rotation[..])],
-                    ),
-                    Block::Morph(i, m) => {
-                        ("morphs", *i, m.name, vec![("weight", std::slice::from_ref(&m.weight))])
-                    }
-                };
-            let last = nums
-                .last()
-                .and_then(|(_, n)| n.last())
-                .map_or(name.end, |n| n.span.end);
-            let at = vec![f(kind), Segment::Index(i)];
-            let mut spans = vec![(at.clone(), self.line_start(name.start), self.block_end(last))];
-            let child = |s: Segment| {
-                let mut p = at.clone();
-                p.push(s);
-                p
-            };
-            spans.push((child(f("name")), name.start as u64, name.end as u64));
-            for (field, values) in nums {
-                if field == "weight" {
-                    if let Some(n) = values.first() {
-                        let (s, e) = range(n.span);
-                        spans.push((child(f(field)), s, e));
-                    }
-                    continue;
-                }
-                let (Some(first), Some(end)) = (values.first(), values.last()) else {
-                    continue;
-                };
-                spans.push((child(f(field)), first.span.start as u64, end.span.end as u64));
-                for (k, n) in values.iter().enumerate() {
-                    let mut p = child(f(field));
-                    p.push(Segment::Index(k));
-                    let (s, e) = range(n.span);
-                    spans.push((p, s, e));
-                }
-            }
+        blocks.sort_by_key(|b| b.name.start);
+        let mut runs: Vec<(&'static str, Vec<Ranged>)> = Vec::new();
+        for block in &blocks {
+            let spans = self.block_spans(block);
             match runs.last_mut() {
-                Some((k, run)) if *k == kind => run.extend(spans),
-                _ => runs.push((kind, spans)),
+                Some((k, run)) if *k == block.kind => run.extend(spans),
+                _ => runs.push((block.kind, spans)),
             }
         }
         for (kind, run) in runs {
@@ -130,6 +106,52 @@ impl Vpd {
             out.extend(run);
         }
         Ok(Spans::from_ranges(self.src.len() as u64, out))
+    }
+
+    /// The spans of one block: the block, its name and its numbers.
+    fn block_spans(&self, block: &BlockRef<'_>) -> Vec<Ranged> {
+        let f = Segment::Field;
+        let name = block.name;
+        let last = block
+            .numbers
+            .last()
+            .and_then(|(_, n)| n.last())
+            .map_or(name.end, |n| n.span.end);
+        let at = vec![f(block.kind), Segment::Index(block.index)];
+        let child = |more: &[Segment]| {
+            let mut p = at.clone();
+            p.extend_from_slice(more);
+            p
+        };
+        let mut spans = vec![(
+            at.clone(),
+            self.line_start(name.start),
+            self.block_end(last),
+        )];
+        spans.push((child(&[f("name")]), name.start as u64, name.end as u64));
+        for &(field, values) in &block.numbers {
+            let (Some(first), Some(end)) = (values.first(), values.last()) else {
+                continue;
+            };
+            if field == "weight" {
+                spans.push((
+                    child(&[f(field)]),
+                    first.span.start as u64,
+                    first.span.end as u64,
+                ));
+                continue;
+            }
+            spans.push((
+                child(&[f(field)]),
+                first.span.start as u64,
+                end.span.end as u64,
+            ));
+            for (k, n) in values.iter().enumerate() {
+                let p = child(&[f(field), Segment::Index(k)]);
+                spans.push((p, n.span.start as u64, n.span.end as u64));
+            }
+        }
+        spans
     }
 
     /// The offset of the first byte of the line that holds `at` (leading spaces and TABs
@@ -147,7 +169,11 @@ impl Vpd {
     /// `}` that opens a line after it (or `after` if there is none).
     fn block_end(&self, after: usize) -> u64 {
         let mut pos = after;
-        while let Some(nl) = self.src.get(pos..).and_then(|r| r.iter().position(|&b| b == b'\n')) {
+        while let Some(nl) = self
+            .src
+            .get(pos..)
+            .and_then(|r| r.iter().position(|&b| b == b'\n'))
+        {
             let mut p = pos + nl + 1;
             while matches!(self.src.get(p), Some(b' ' | b'\t')) {
                 p += 1;
@@ -180,7 +206,9 @@ impl Walk for Vpd {
             v.leaf(self.text_leaf(b.name));
             v.field("translation");
             v.begin_seq(3);
-            b.translation.iter().for_each(|n| v.leaf(Leaf::F32(n.value)));
+            b.translation
+                .iter()
+                .for_each(|n| v.leaf(Leaf::F32(n.value)));
             v.end();
             v.field("rotation");
             v.begin_seq(4);

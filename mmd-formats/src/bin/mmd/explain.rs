@@ -53,7 +53,9 @@ fn parse_offset(s: &str) -> Result<u64, String> {
         Some(h) => u64::from_str_radix(&h.replace('_', ""), 16),
         None => t.replace('_', "").parse::<u64>(),
     };
-    parsed.map_err(|_| format!("`{s}` is not an offset: expected decimal digits or 0x and hex digits"))
+    parsed.map_err(|_| {
+        format!("`{s}` is not an offset: expected decimal digits or 0x and hex digits")
+    })
 }
 
 /// One step of a path in JSON: a name as a string, an index as a number.
@@ -76,7 +78,8 @@ fn segments_json(segs: &[Segment]) -> Vec<JsonSegment> {
 }
 
 fn value_text(v: &Option<Value>) -> String {
-    v.as_ref().map_or_else(|| "unknown".to_owned(), Value::summary)
+    v.as_ref()
+        .map_or_else(|| "unknown".to_owned(), Value::summary)
 }
 
 /// The `--json` object for one offset. The value is serialized directly (not through
@@ -164,9 +167,19 @@ pub fn run(args: &ExplainArgs, out: &mut dyn Write) -> io::Result<u8> {
             offset - e.start
         )?;
         let path = e.path.to_string();
-        writeln!(out, "field:  {}", if path.is_empty() { "(top level)" } else { &path })?;
+        writeln!(
+            out,
+            "field:  {}",
+            if path.is_empty() {
+                "(top level)"
+            } else {
+                &path
+            }
+        )?;
         writeln!(out, "range:  {:#x}..{:#x} ({n} {unit})", e.start, e.end)?;
-        let shown = bytes.get(e.start as usize..e.end.min(e.start + 32) as usize).unwrap_or(&[]);
+        let shown = bytes
+            .get(e.start as usize..e.end.min(e.start + 32) as usize)
+            .unwrap_or(&[]);
         let mut hexed: Vec<String> = shown.iter().map(|b| format!("{b:02x}")).collect();
         if n > 32 {
             hexed.push("..".into());

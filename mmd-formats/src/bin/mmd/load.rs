@@ -45,7 +45,11 @@ pub fn run_lib<T>(
     match crate::guard::catch(f) {
         Ok(Ok(v)) => Ok(Ok(v)),
         Ok(Err(e)) => {
-            writeln!(io::stderr(), "mmd {command}: {shown} ({}): {e}", format.name())?;
+            writeln!(
+                io::stderr(),
+                "mmd {command}: {shown} ({}): {e}",
+                format.name()
+            )?;
             Ok(Err(1))
         }
         Err(panic) => {

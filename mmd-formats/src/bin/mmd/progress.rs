@@ -70,7 +70,10 @@ mod tests {
 
     #[test]
     fn a_bar_only_for_a_terminal_and_work_worth_watching() {
-        assert!(!worth_showing(100, 1 << 30, false), "never without a terminal");
+        assert!(
+            !worth_showing(100, 1 << 30, false),
+            "never without a terminal"
+        );
         assert!(!worth_showing(1, 1000, true), "one small file: no bar");
         assert!(!worth_showing(0, 0, true));
         assert!(worth_showing(2, 10, true), "several files");
