@@ -2,7 +2,7 @@
 
 use crate::ast::{Container, Data, Repeat};
 use crate::ctxt::Ctxt;
-use crate::{check, describe, paths, read, write};
+use crate::{check, describe, paths, read, walk, write};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::DeriveInput;
@@ -101,6 +101,7 @@ fn generate(cont: &Container) -> TokenStream {
     let read_body = read::expand(cont);
     let write_body = write::expand(cont);
     let describe_impl = describe::expand(cont);
+    let walk_impl = walk::expand(cont);
     let spec = cont.tag.as_ref();
 
     // Declared context: concrete impls. None: generic over every context the fields accept.
@@ -236,6 +237,8 @@ fn generate(cont: &Container) -> TokenStream {
 
             #describe_impl
 
+            #walk_impl
+
             #checks
         };
     }
@@ -254,6 +257,7 @@ fn fallback(input: &DeriveInput, errors: Vec<syn::Error>) -> TokenStream {
     let output = paths::output();
     let result = paths::result();
     let layout = paths::layout();
+    let walk = paths::walk();
     let is_enum = matches!(input.data, syn::Data::Enum(_));
     let enum_stubs = is_enum.then(|| {
         quote! {
@@ -292,6 +296,11 @@ fn fallback(input: &DeriveInput, errors: Vec<syn::Error>) -> TokenStream {
                 impl #describe for #ident {
                     const SIZE: #layout::Size = #layout::Size::Variable;
                     const MIN_SIZE: u64 = 0;
+                }
+                impl #walk::Walk for #ident {
+                    fn walk(&self, _: &mut dyn #walk::Visitor) {
+                        ::core::unreachable!()
+                    }
                 }
                 #enum_stubs
             };

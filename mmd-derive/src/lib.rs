@@ -13,12 +13,13 @@ mod describe;
 mod expand;
 mod paths;
 mod read;
+mod walk;
 mod write;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
 
-/// Derives `Decode`, `Encode`, `Describe`, `binrw::BinRead` and `binrw::BinWrite`.
+/// Derives `Decode`, `Encode`, `Describe`, `Walk`, `binrw::BinRead` and `binrw::BinWrite`.
 ///
 /// See the `mmd-formats` crate documentation for the attributes.
 #[proc_macro_derive(Mmd, attributes(mmd))]

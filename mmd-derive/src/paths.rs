@@ -63,3 +63,11 @@ pub fn some() -> TokenStream {
 pub fn none() -> TokenStream {
     quote!(::core::option::Option::None)
 }
+pub fn walk() -> TokenStream {
+    let p = private();
+    quote!(#p::walk)
+}
+pub fn segment() -> TokenStream {
+    let p = private();
+    quote!(#p::walk::Segment)
+}

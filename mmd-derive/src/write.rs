@@ -18,6 +18,7 @@ fn write_fields(fields: &Fields) -> TokenStream {
     let err = paths::err();
     let some = paths::some();
     let none = paths::none();
+    let segment = paths::segment();
     let lone = fields.style == Style::Unnamed && fields.fields.len() == 1;
     let mut stmts = Vec::new();
     let mut ctx_n = 0usize;
@@ -27,11 +28,20 @@ fn write_fields(fields: &Fields) -> TokenStream {
         let b = &f.binding;
         let vt = &shape.value_ty;
         let pos = quote! { #output::position(&*__mmd_out) };
+        // The output is told where the field starts and ends (spans); a lone tuple field
+        // is its variant's body and has no name of its own, as in error paths.
         let wrap = |body: TokenStream| {
             if lone {
                 body
             } else {
-                quote! { (#body).map_err(|e| e.in_field(#name)) }
+                quote! {
+                    {
+                        #output::enter(__mmd_out, #segment::Field(#name));
+                        let __mmd_r = (#body).map_err(|e| e.in_field(#name));
+                        #output::leave(__mmd_out);
+                        __mmd_r
+                    }
+                }
             }
         };
         // Writes the value `__mmd_val: &FieldValue`.
@@ -141,7 +151,7 @@ fn write_fields(fields: &Fields) -> TokenStream {
 }
 
 /// A pattern that binds every field of `fields` by reference under its binding name.
-fn bind_pattern(fields: &Fields, path: TokenStream) -> TokenStream {
+pub fn bind_pattern(fields: &Fields, path: TokenStream) -> TokenStream {
     let members = fields.fields.iter().map(|f| &f.member);
     let bindings = fields.fields.iter().map(|f| &f.binding);
     match fields.style {
@@ -155,6 +165,7 @@ pub fn expand(cont: &Container) -> TokenStream {
     let ok = paths::ok();
     let encode = paths::encode();
     let output = paths::output();
+    let segment = paths::segment();
     let rt = paths::rt();
     let result = paths::result();
     let magic = cont.attrs.magic.as_ref().map(|m| {
@@ -182,16 +193,20 @@ pub fn expand(cont: &Container) -> TokenStream {
                 let write_tag = spec.read.then(|| {
                     quote! {
                         let __mmd_tag: #tag_ty = #tag;
+                        #output::enter(__mmd_out, #segment::Tag);
                         <#tag_ty as #encode<_>>::encode(&__mmd_tag, __mmd_out, ctx)?;
+                        #output::leave(__mmd_out);
                     }
                 });
                 quote! {
                     #pat => {
                         #write_tag
+                        #output::enter(__mmd_out, #segment::Field(#name));
                         (|| -> #result<()> {
                             #write
                             #ok(())
                         })().map_err(|e| e.in_field(#name))?;
+                        #output::leave(__mmd_out);
                     }
                 }
             });

@@ -4,6 +4,7 @@
 
 use crate::error::Result;
 use crate::io::{Input, Output};
+use crate::walk::Segment;
 
 /// Reads a value from an [`Input`], given the format's context `C`.
 ///
@@ -101,13 +102,21 @@ pub trait Encode<C: ?Sized> {
     /// Writes one value.
     fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()>;
 
-    /// Writes consecutive values. Types with a faster bulk path override it.
+    /// Writes consecutive values (the elements of a sequence or an array), each between
+    /// [`Output::enter`]`(Segment::Index(i))` and [`Output::leave`].
+    ///
+    /// Types with a faster bulk path override it. An override must keep reporting each
+    /// element to `out` that way, or the [spans](crate::spans) lose the elements; `u8` is
+    /// the one exception: its sequences are one leaf ([`Leaf::Bytes`](crate::walk::Leaf)),
+    /// in the spans as in the [walk](crate::walk).
     fn encode_seq<O: Output + ?Sized>(items: &[Self], out: &mut O, ctx: &C) -> Result<()>
     where
         Self: Sized,
     {
         for (i, item) in items.iter().enumerate() {
+            out.enter(Segment::Index(i));
             item.encode(out, ctx).map_err(|e| e.in_index(i))?;
+            out.leave();
         }
         Ok(())
     }
@@ -187,8 +196,17 @@ macro_rules! prim {
                 _ctx: &C,
             ) -> Result<()> {
                 // Little-endian bytes go out through a stack buffer, a block at a time
-                // (a small one for the short runs of a fixed-length field).
+                // (a small one for the short runs of a fixed-length field), except to
+                // an output that records every element's span.
                 const SIZE: usize = core::mem::size_of::<$t>();
+                if out.records_spans() {
+                    for (i, v) in items.iter().enumerate() {
+                        out.enter(Segment::Index(i));
+                        out.write_bytes(&v.to_le_bytes())?;
+                        out.leave();
+                    }
+                    return Ok(());
+                }
                 if items.len() * SIZE <= 16 {
                     let mut buf = [0u8; 16];
                     for (slot, v) in buf.chunks_exact_mut(SIZE).zip(items) {

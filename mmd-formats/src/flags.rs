@@ -123,6 +123,17 @@ macro_rules! mmd_flags {
             }
         }
 
+        impl $crate::__private::walk::Walk for $name {
+            fn walk(&self, v: &mut dyn $crate::__private::walk::Visitor) {
+                v.leaf($crate::__private::walk::Leaf::Flags {
+                    type_name: stringify!($name),
+                    bits: self.0 as u64,
+                    size: ::core::mem::size_of::<$repr>() as u8,
+                    names: &[$((stringify!($flag), $value as u64),)*],
+                });
+            }
+        }
+
         impl $crate::__private::Describe for $name {
             const SIZE: $crate::layout::Size =
                 $crate::layout::Size::Fixed(::core::mem::size_of::<$repr>() as u64);

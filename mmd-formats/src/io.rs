@@ -6,6 +6,7 @@
 //! `binrw::BinRead` / `binrw::BinWrite` impls use.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::walk::Segment;
 use std::io::{Read, Seek, SeekFrom, Write};
 
 /// A byte source with a known end.
@@ -217,11 +218,37 @@ impl<R: Read + Seek + ?Sized> Input for IoInput<'_, R> {
 }
 
 /// A byte sink.
+///
+/// Generated writers report, around every field, element, count, tag and signature they
+/// write, where it starts ([`enter`](Output::enter)) and ends ([`leave`](Output::leave)).
+/// Both do nothing by default, and calls to them compile away for outputs that keep the
+/// defaults (`Vec<u8>`, [`IoOutput`]); [`SpanRecorder`](crate::spans::SpanRecorder) uses
+/// them to record the byte range of every field.
 pub trait Output {
     /// The offset of the next byte to be written.
     fn position(&self) -> u64;
     /// Writes all of `bytes`.
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<()>;
+
+    /// The bytes written from now until the matching [`leave`](Output::leave) hold the
+    /// value at `seg`, one step below the value being written. Does nothing by default.
+    #[inline(always)]
+    fn enter(&mut self, seg: Segment) {
+        let _ = seg;
+    }
+
+    /// The value of the last unmatched [`enter`](Output::enter) is written. Does nothing
+    /// by default.
+    #[inline(always)]
+    fn leave(&mut self) {}
+
+    /// True when this output uses [`enter`](Output::enter) and [`leave`](Output::leave):
+    /// bulk writers then report every element instead of writing a run in one go.
+    /// `false` by default.
+    #[inline(always)]
+    fn records_spans(&self) -> bool {
+        false
+    }
 }
 
 impl Output for Vec<u8> {

@@ -1,8 +1,12 @@
 //! Byte-exact readers and writers for MikuMikuDance files.
 //!
 //! Every format type is an annotated struct or enum; `#[derive(Mmd)]` turns it into a
-//! reader ([`Decode`], `binrw::BinRead`), a writer ([`Encode`], `binrw::BinWrite`) and a
-//! layout descriptor ([`layout::Describe`]). For every file that reads without error,
+//! reader ([`Decode`], `binrw::BinRead`), a writer ([`Encode`], `binrw::BinWrite`), a
+//! layout descriptor ([`layout::Describe`]) and a reflective walk over its fields
+//! ([`walk::Walk`]). On the walk and the writer rest the [spans](spans) (the byte range
+//! of every field, and `explain`: which field holds a byte), the field-level [diff] and
+//! the [dump] (text, and JSON with the `serde` feature); [`inspect`] offers them for
+//! whole files of any [`format::Format`]. For every file that reads without error,
 //! writing the value back gives the same bytes: raw values are stored, typed views are
 //! offered, and nothing is normalised on the way through.
 //!
@@ -77,19 +81,24 @@
 extern crate self as mmd_formats;
 
 pub mod codec;
+pub mod diff;
+pub mod dump;
 pub mod error;
 pub mod file;
 pub mod flags;
 pub mod format;
 pub mod index;
+pub mod inspect;
 pub mod io;
 pub mod layout;
 pub mod pmd;
 pub mod pmx;
 pub mod samples;
+pub mod spans;
 pub mod text;
 pub mod vmd;
 pub mod vpd;
+pub mod walk;
 
 #[doc(hidden)]
 pub mod rt;
@@ -114,5 +123,6 @@ pub mod __private {
     pub use crate::layout;
     pub use crate::layout::Describe;
     pub use crate::rt;
+    pub use crate::walk;
     pub use binrw;
 }

@@ -4,6 +4,7 @@ use crate::codec::{Decode, Encode};
 use crate::error::{Error, ErrorKind, Result};
 use crate::io::{Input, IoInput, IoOutput, Output};
 use crate::layout::Describe;
+use crate::walk::Segment;
 use std::io::{Read, Seek, Write};
 
 /// Reads and checks a fixed signature.
@@ -24,7 +25,10 @@ pub fn expect_magic<I: Input + ?Sized>(input: &mut I, magic: &'static [u8]) -> R
 
 /// Writes a fixed signature.
 pub fn write_magic<O: Output + ?Sized>(out: &mut O, magic: &'static [u8]) -> Result<()> {
-    out.write_bytes(magic)
+    out.enter(Segment::Field("magic"));
+    out.write_bytes(magic)?;
+    out.leave();
+    Ok(())
 }
 
 /// Renders bytes as a quoted ASCII string with `\xNN` escapes.
@@ -149,7 +153,9 @@ where
     C: ?Sized,
     O: Output + ?Sized,
 {
+    out.enter(Segment::Count);
     N::write_count(items.len(), out)?;
+    out.leave();
     T::encode_seq(items, out, ctx)
 }
 

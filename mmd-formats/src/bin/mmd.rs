@@ -3,7 +3,9 @@
 //! `mmd check [--json] [PATH...]` reads every file, writes it back in memory and reports
 //! whether the bytes are the same (see `mmd check --help`); `mmd info [--json] FILE`
 //! describes one file; `mmd pmx recolor|rename|bones` edits a PMX model or lists its bones;
-//! `mmd vmd TOOL ...` edits or samples a motion (see `mmd vmd --help`).
+//! `mmd vmd TOOL ...` edits or samples a motion (see `mmd vmd --help`); `mmd dump`,
+//! `mmd explain` and `mmd diff` show a file's fields, the field at a byte, and the fields
+//! two files differ in.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -12,20 +14,38 @@ use clap::{Parser, Subcommand};
 
 #[path = "mmd/check.rs"]
 mod check;
+#[path = "mmd/diff.rs"]
+mod diff;
+#[path = "mmd/dump.rs"]
+mod dump;
+#[path = "mmd/explain.rs"]
+mod explain;
 #[path = "mmd/guard.rs"]
 mod guard;
 #[path = "mmd/info.rs"]
 mod info;
+#[path = "mmd/load.rs"]
+mod load;
 #[path = "mmd/pmx.rs"]
 mod pmx;
+#[path = "mmd/progress.rs"]
+mod progress;
 #[path = "mmd/vmd.rs"]
 mod vmd;
 #[path = "mmd/walk.rs"]
 mod walk;
 
+/// The exit codes of every command, in brief (each command's `--help` has its own).
+const EXIT_CODES: &str = "\
+Exit codes: (each command's --help has its own)
+  0  success: every file byte-exact (check), described (info), dumped (dump), explained
+     (explain), the files agree (diff)
+  1  a file failed or does not read; for diff: the files differ
+  2  usage error, unreadable path or unknown format; for diff: any trouble";
+
 /// Byte-exact readers and writers for MikuMikuDance files (PMX, PMD, VMD, VPD).
 #[derive(Debug, Parser)]
-#[command(name = "mmd", version, arg_required_else_help = true, after_help = check::EXIT_CODES)]
+#[command(name = "mmd", version, arg_required_else_help = true, after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -48,6 +68,15 @@ enum Command {
     /// Edit or sample a VMD motion: mirror, trim, merge, speed, fill, sample.
     #[command(after_help = vmd::EXIT_CODES)]
     Vmd(vmd::VmdArgs),
+    /// Print every field of a file, as indented text or JSON.
+    #[command(long_about = dump::LONG_ABOUT, after_help = dump::EXIT_CODES)]
+    Dump(dump::DumpArgs),
+    /// Tell which field holds a byte: its path, byte range and value.
+    #[command(long_about = explain::LONG_ABOUT, after_help = explain::EXIT_CODES)]
+    Explain(explain::ExplainArgs),
+    /// Compare two files field by field (exit 0 when they agree, 1 when they differ).
+    #[command(long_about = diff::LONG_ABOUT, after_help = diff::EXIT_CODES)]
+    Diff(diff::DiffArgs),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +88,9 @@ fn main() -> ExitCode {
         Command::Info(args) => info::run(args, &mut out),
         Command::Pmx(args) => pmx::run(args, &mut out),
         Command::Vmd(args) => vmd::run(args, &mut out),
+        Command::Dump(args) => dump::run(args, &mut out),
+        Command::Explain(args) => explain::run(args, &mut out),
+        Command::Diff(args) => diff::run(args, &mut out),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -28,6 +28,7 @@
 //! ```
 
 mod parse;
+mod walk;
 mod write;
 
 use crate::error::{Error, Result};
@@ -157,6 +158,8 @@ pub struct Vpd {
     src: Vec<u8>,
     model_file: Span,
     declared_bone_count: u32,
+    /// Where the count's digits are.
+    bone_count_span: Span,
     bones: Vec<BoneBlock>,
     morphs: Vec<MorphBlock>,
     warnings: Vec<Warning>,

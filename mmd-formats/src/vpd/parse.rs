@@ -225,8 +225,8 @@ impl<'a> Parser<'a> {
         Ok(span)
     }
 
-    /// The count line: the count, the offset of its digits and its line number.
-    fn bone_count(&mut self) -> Result<(u32, usize, usize)> {
+    /// The count line: the count, where its digits are and its line number.
+    fn bone_count(&mut self) -> Result<(u32, Span, usize)> {
         let expected = "the bone count: decimal digits, then `;`";
         let Some(line) = self.next_statement() else {
             return Err(self.end_error(Place::BoneCount, expected));
@@ -244,7 +244,7 @@ impl<'a> Parser<'a> {
         if let Some(after) = semi {
             self.check_tail(after, line, Place::BoneCount);
         }
-        Ok((count, span.start, line.number))
+        Ok((count, span, line.number))
     }
 
     fn check_name(&mut self, span: Span, line: Line, place: Place) {
@@ -384,7 +384,8 @@ pub(super) fn parse(src: &[u8]) -> Result<Vpd> {
     };
     p.signature()?;
     let model_file = p.model_file()?;
-    let (declared_bone_count, count_offset, count_line) = p.bone_count()?;
+    let (declared_bone_count, bone_count_span, count_line) = p.bone_count()?;
+    let count_offset = bone_count_span.start;
     let mut bones = Vec::new();
     let mut morphs: Vec<MorphBlock> = Vec::new();
     while let Some(line) = p.next_statement() {
@@ -428,6 +429,7 @@ pub(super) fn parse(src: &[u8]) -> Result<Vpd> {
         src: src.to_vec(),
         model_file,
         declared_bone_count,
+        bone_count_span,
         bones,
         morphs,
         warnings: p.warnings,

@@ -12,6 +12,7 @@ use mmd_formats::samples;
 use serde::Serialize;
 
 use crate::guard;
+use crate::progress::Progress;
 use crate::walk::{self, Found};
 
 /// The exit codes of `mmd check`, as shown in `--help`.
@@ -31,6 +32,9 @@ written back in memory and compared with the original; a file in no supported fo
 counted as unsupported. Directories are walked recursively, in sorted order; symbolic links
 are followed, each directory at most once. Without PATH, the built-in samples are checked,
 named <builtin>/<sample name>.
+
+While it works on several files (or large ones), a progress bar is drawn on stderr when
+stderr is a terminal; otherwise nothing is drawn.
 
 One line per file, then a summary:
   ok      <path> (<FORMAT>)
@@ -248,9 +252,16 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> io::Result<u8> {
             emit(check_bytes(path, &sample.bytes), out)?;
         }
     } else {
-        for found in walk::collect(&args.paths) {
-            emit(check_found(found), out)?;
+        let found = walk::collect(&args.paths);
+        let sizes: Vec<u64> = found.iter().map(found_size).collect();
+        let progress = Progress::for_files(&sizes);
+        for (found, size) in found.into_iter().zip(sizes) {
+            progress.start(&found_name(&found));
+            let report = check_found(found);
+            progress.done(size);
+            progress.suspend(|| emit(report, out))?;
         }
+        progress.finish();
     }
     if args.json {
         let document = Document {
@@ -267,6 +278,23 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> io::Result<u8> {
     }
     out.flush()?;
     Ok(summary.exit_code())
+}
+
+/// The size of a file found by the walk (0 for anything else, or when unknown).
+fn found_size(found: &Found) -> u64 {
+    match found {
+        Found::File(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
+        _ => 0,
+    }
+}
+
+/// The path of a thing found by the walk, for the progress bar.
+fn found_name(found: &Found) -> String {
+    match found {
+        Found::File(p) | Found::Special(p) | Found::Unreadable { path: p, .. } => {
+            p.display().to_string()
+        }
+    }
 }
 
 /// Checks one thing found by the walk.

@@ -1,0 +1,122 @@
+//! Generates the reflective walk (`Walk`): every field in file order, as the writer writes
+//! them, with the same names the writer reports to the output (see `write.rs`), so that
+//! paths in the walk and in the recorded spans agree.
+
+use crate::ast::{Container, Data, Fields, Style, TagKind, TagValue};
+use crate::paths;
+use crate::write::bind_pattern;
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+/// Statements that walk `fields` (bindings in scope) as the body of a struct or variant
+/// named `name`; a lone tuple field is walked as the body itself.
+fn walk_fields(fields: &Fields, name: &str, magic: Option<TokenStream>) -> TokenStream {
+    let walk = paths::walk();
+    let lone = fields.style == Style::Unnamed && fields.fields.len() == 1 && magic.is_none();
+    if lone {
+        let f = &fields.fields[0];
+        let (b, ty) = (&f.binding, f.ty);
+        return quote! { <#ty as #walk::Walk>::walk(#b, __mmd_v); };
+    }
+    let name = Literal::string(name);
+    let each = fields.fields.iter().map(|f| {
+        let (b, ty) = (&f.binding, f.ty);
+        let fname = Literal::string(&f.name);
+        quote! {
+            #walk::Visitor::field(__mmd_v, #fname);
+            <#ty as #walk::Walk>::walk(#b, __mmd_v);
+        }
+    });
+    quote! {
+        #walk::Visitor::begin_struct(__mmd_v, #name);
+        #magic
+        #(#each)*
+        #walk::Visitor::end(__mmd_v);
+    }
+}
+
+/// The tag of a variant as a `Leaf` of the tag's type.
+fn tag_leaf(kind: TagKind, tag: &TagValue) -> TokenStream {
+    let walk = paths::walk();
+    match (kind, tag) {
+        (_, TagValue::Bool(b)) => quote!(#walk::Leaf::Bool(#b)),
+        (TagKind::Int { signed, bits }, TagValue::Int(i)) => {
+            let variant = quote::format_ident!("{}{}", if signed { "I" } else { "U" }, bits);
+            let lit = crate::read::tag_pattern(tag);
+            let _ = i;
+            quote!(#walk::Leaf::#variant(#lit))
+        }
+        (TagKind::Bool, TagValue::Int(_)) => quote!(#walk::Leaf::Bool(false)),
+    }
+}
+
+/// The `Walk` impl.
+pub fn expand(cont: &Container) -> TokenStream {
+    let walk = paths::walk();
+    let ident = cont.ident;
+    let type_name = ident.to_string();
+    let magic_bytes = cont.attrs.magic.as_ref().map(|m| {
+        let m = &m.value;
+        quote!(#m)
+    });
+    let body = match &cont.data {
+        Data::Struct(fields) => {
+            let pat = bind_pattern(fields, quote!(Self));
+            let magic = magic_bytes.as_ref().map(|m| {
+                quote! {
+                    #walk::Visitor::field(__mmd_v, "magic");
+                    #walk::Visitor::leaf(__mmd_v, #walk::Leaf::Magic(#m));
+                }
+            });
+            let body = walk_fields(fields, &type_name, magic);
+            quote! {
+                let #pat = self;
+                #body
+            }
+        }
+        Data::Enum(variants) => {
+            let spec = cont.tag.as_ref().expect("checked");
+            let in_file = spec.read;
+            let enum_name = Literal::string(&type_name);
+            let magic = match &magic_bytes {
+                Some(m) => quote!(::core::option::Option::Some(#m)),
+                None => quote!(::core::option::Option::None),
+            };
+            let arms = variants.iter().map(|v| {
+                let vident = v.ident;
+                let vname = vident.to_string();
+                let pat = bind_pattern(&v.fields, quote!(Self::#vident));
+                let tag = tag_leaf(spec.kind, v.tag.as_ref().expect("checked"));
+                let body = walk_fields(&v.fields, &vname, None);
+                let vname = Literal::string(&vname);
+                quote! {
+                    #pat => {
+                        #walk::Visitor::begin_variant(__mmd_v, #walk::Variant {
+                            enum_name: #enum_name,
+                            name: #vname,
+                            tag: #tag,
+                            tag_in_file: #in_file,
+                            magic: #magic,
+                        });
+                        #body
+                        #walk::Visitor::end(__mmd_v);
+                    }
+                }
+            });
+            quote! {
+                match self {
+                    #(#arms)*
+                }
+            }
+        }
+    };
+    quote! {
+        #[automatically_derived]
+        impl #walk::Walk for #ident {
+            #[allow(unused_variables, non_shorthand_field_patterns, clippy::all)]
+            fn walk(&self, __mmd_v: &mut dyn #walk::Visitor) {
+                #body
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! `mmd diff [--json] A B`: field-level differences between two files of one format.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use mmd_formats::diff::{diff_values, Change};
+use mmd_formats::walk::Value;
+use serde::Serialize;
+
+/// The `--json` document (values serialized directly, so an `f32` keeps its shortest
+/// form).
+#[derive(Serialize)]
+struct JsonDiff<'a> {
+    equal: bool,
+    differences: Vec<JsonDifference<'a>>,
+}
+
+/// One difference in `--json`.
+#[derive(Serialize)]
+struct JsonDifference<'a> {
+    path: String,
+    change: &'static str,
+    old: Option<&'a Value>,
+    new: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    offset: Option<u64>,
+}
+
+use crate::load::{load, run_lib, EXIT_USAGE};
+
+/// Arguments of `mmd diff`.
+#[derive(Debug, clap::Args)]
+pub struct DiffArgs {
+    /// Print one JSON object instead of lines: {"equal", "differences": [{"path",
+    /// "change" (changed, added, removed, layout), "old", "new"}]}.
+    #[arg(long)]
+    pub json: bool,
+    /// The first file.
+    pub a: PathBuf,
+    /// The second file (same format).
+    pub b: PathBuf,
+}
+
+/// The long description of `mmd diff`.
+pub const LONG_ABOUT: &str = "\
+Compare two files of the same format field by field, like cmp: silent when they agree,
+one line per differing field otherwise.
+
+Fields are matched by path: struct fields by name, list elements by position (elements
+only one file has are `added` or `removed`), enum values by variant. Values are compared
+as stored (floats by their bits, text by its bytes), so two PMX, PMD or VMD files have no
+difference exactly when their bytes are equal. In VPD, a text format, layout (comments,
+number formatting) holds no value: files that differ only there get one `(layout)` line.
+
+Lines:
+  <path>: <old> -> <new>
+  <path>: added <new>
+  <path>: removed <old>";
+
+/// Exit codes of `mmd diff`.
+pub const EXIT_CODES: &str = "Exit codes: 0 = the files agree; 1 = they differ; 2 = trouble: \
+usage error, unreadable path, unknown format, files of different formats, or a file that \
+does not read.";
+
+/// Runs `mmd diff`; returns the exit code.
+pub fn run(args: &DiffArgs, out: &mut dyn Write) -> io::Result<u8> {
+    let (a, fa) = match load("diff", &args.a)? {
+        Ok(v) => v,
+        Err(code) => return Ok(code),
+    };
+    let (b, fb) = match load("diff", &args.b)? {
+        Ok(v) => v,
+        Err(code) => return Ok(code),
+    };
+    if fa != fb {
+        writeln!(
+            io::stderr(),
+            "mmd diff: {} is {}, {} is {}: only files of one format compare",
+            args.a.display(),
+            fa.name(),
+            args.b.display(),
+            fb.name()
+        )?;
+        return Ok(EXIT_USAGE);
+    }
+    // A file that does not read is trouble (2), as in cmp.
+    let Ok(ta) = run_lib("diff", &args.a, fa, || fa.tree(&a))? else {
+        return Ok(EXIT_USAGE);
+    };
+    let Ok(tb) = run_lib("diff", &args.b, fb, || fb.tree(&b))? else {
+        return Ok(EXIT_USAGE);
+    };
+    let differences = diff_values(&ta, &tb);
+    // Values equal but bytes not: only VPD layout text can do that.
+    let layout = (differences.is_empty() && a != b).then(|| {
+        a.iter()
+            .zip(&b)
+            .position(|(x, y)| x != y)
+            .unwrap_or(a.len().min(b.len()))
+    });
+    let equal = differences.is_empty() && layout.is_none();
+    if args.json {
+        let mut items: Vec<JsonDifference> = differences
+            .iter()
+            .map(|d| {
+                let (change, old, new) = match &d.change {
+                    Change::Changed { old, new } => ("changed", Some(old), Some(new)),
+                    Change::Added(v) => ("added", None, Some(v)),
+                    Change::Removed(v) => ("removed", Some(v), None),
+                };
+                JsonDifference {
+                    path: d.path.to_string(),
+                    change,
+                    old,
+                    new,
+                    offset: None,
+                }
+            })
+            .collect();
+        if let Some(at) = layout {
+            items.push(JsonDifference {
+                path: "(layout)".into(),
+                change: "layout",
+                old: None,
+                new: None,
+                offset: Some(at as u64),
+            });
+        }
+        let doc = JsonDiff {
+            equal,
+            differences: items,
+        };
+        serde_json::to_writer(&mut *out, &doc).map_err(io::Error::from)?;
+        writeln!(out)?;
+    } else {
+        let mut buf = io::BufWriter::new(&mut *out);
+        for d in &differences {
+            writeln!(buf, "{d}")?;
+        }
+        if let Some(at) = layout {
+            writeln!(
+                buf,
+                "(layout): the files first differ at byte {at:#x}, in text that holds no value"
+            )?;
+        }
+        buf.flush()?;
+    }
+    out.flush()?;
+    Ok(if equal { 0 } else { 1 })
+}
