@@ -3,7 +3,7 @@
 //! Every format type is an annotated struct or enum; `#[derive(Mmd)]` turns it into a
 //! reader ([`Decode`], `binrw::BinRead`), a writer ([`Encode`], `binrw::BinWrite`), a
 //! layout descriptor ([`layout::Describe`]) and a reflective walk over its fields
-//! ([`walk::Walk`]). On the walk and the writer rest the [spans](spans) (the byte range
+//! ([`walk::Walk`]). On the walk and the writer rest the [spans] (the byte range
 //! of every field, and `explain`: which field holds a byte), the field-level [diff] and
 //! the [dump] (text, and JSON with the `serde` feature); [`inspect`] offers them for
 //! whole files of any [`format::Format`]. For every file that reads without error,
