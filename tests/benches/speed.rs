@@ -274,7 +274,7 @@ fn inputs(notes: &mut Vec<String>, keep: &dyn Fn(&str) -> bool) -> Vec<Input> {
                     .filter(|p| format_of(p) == Some(f))
                     .filter_map(|p| Some((std::fs::metadata(&p).ok()?.len(), p)))
                     .collect();
-                files.sort_by_key(|b| std::cmp::Reverse(b.0));
+                files.sort_by_key(|f| std::cmp::Reverse(f.0));
                 for (_, p) in files.into_iter().take(2) {
                     let name = format!(
                         "{}/{}",

@@ -8,14 +8,14 @@
 //! (a fixed-seed xorshift), every index points at a record that exists, and every text
 //! is valid in the file's encoding.
 //!
-//! - PMX ([`pmx`]): UTF-16LE, the smallest index widths that fit (as editors choose them),
+//! - PMX ([`pmx`](crate::synth::pmx)): UTF-16LE, the smallest index widths that fit (as editors choose them),
 //!   a BDEF1 / BDEF2 / BDEF4 / SDEF vertex mix, about five face indices per vertex,
 //!   textures, materials with shared and texture toons, bones with bone and offset tails,
 //!   inherit, fixed-axis, local-axes and IK bones (with and without limits), vertex, UV,
 //!   bone, material and group morphs, display frames, rigid bodies and joints.
-//! - PMD ([`pmd`]): every block including the English names, the toon textures, rigid
+//! - PMD ([`pmd`](crate::synth::pmd)): every block including the English names, the toon textures, rigid
 //!   bodies and joints. PMD's u16 face indices cap it at 65,536 vertices.
-//! - VMD ([`vmd`]): version 2, bone keys over a real bone-name set, morph, camera, light,
+//! - VMD ([`vmd`](crate::synth::vmd)): version 2, bone keys over a real bone-name set, morph, camera, light,
 //!   self-shadow and IK keys.
 
 use crate::pmx_bytes::{display_frame, MaterialRecord, F, T};
