@@ -33,6 +33,12 @@ pub enum ErrorKind {
     },
     /// A count read from the file cannot be right: the records it announces need more bytes
     /// than the input has left (each record needs at least `min_record_size` bytes).
+    ///
+    /// This is checked before anything is allocated for the records. The reader then reads
+    /// the records that are there, one at a time, to tell the two causes apart: if they
+    /// are all valid up to the end of the input, the file was cut short
+    /// ([`Error::is_truncated`] is true and [`Error::cut_path`] names the value the input
+    /// ends inside); if one of them is not valid, the data is corrupt.
     CountTooLarge {
         /// The count as read.
         count: u64,
@@ -68,6 +74,19 @@ struct Inner {
     /// Path segments, innermost first (they are pushed as the error travels outwards).
     path_rev: Vec<PathSegment>,
     kind: ErrorKind,
+    /// For an error that is not itself [`ErrorKind::Truncated`] but was caused by the
+    /// input ending (a count whose records run past the end, a text that stops early):
+    /// where the input ended.
+    cut: Option<Box<Cut>>,
+}
+
+/// Where the input ended, relative to the error's own path.
+#[derive(Debug)]
+struct Cut {
+    /// Path segments below the error's path, outermost first (`[0].toon` under `materials`).
+    below: Vec<PathSegment>,
+    /// The offset at which the input ends.
+    end: u64,
 }
 
 /// A read or write error with its byte offset and field path.
@@ -86,6 +105,7 @@ impl Error {
             offset,
             path_rev: Vec::new(),
             kind,
+            cut: None,
         }))
     }
 
@@ -150,9 +170,55 @@ impl Error {
         &self.0.kind
     }
 
-    /// True when the input simply ended too early (as opposed to holding corrupt data).
+    /// True when the input simply ended too early, as opposed to holding corrupt data:
+    /// every byte that is there reads as valid data, and the input is the beginning of a
+    /// file that would read if it went on. That covers [`ErrorKind::Truncated`], and a
+    /// [`ErrorKind::CountTooLarge`] whose records are valid up to the end of the input
+    /// (the count was written for a longer file). Cutting a valid file anywhere gives
+    /// either a file that still reads or an error for which this is true.
     pub fn is_truncated(&self) -> bool {
-        matches!(self.0.kind, ErrorKind::Truncated { .. })
+        matches!(self.0.kind, ErrorKind::Truncated { .. }) || self.0.cut.is_some()
+    }
+
+    /// For a truncation ([`Error::is_truncated`]): the path of the innermost value the
+    /// input ends inside, such as `materials[0].toon` for a material count whose last
+    /// material stops before its toon index. `None` for an error from corrupt data.
+    pub fn cut_path(&self) -> Option<String> {
+        match (&self.0.kind, &self.0.cut) {
+            (_, Some(cut)) => Some(render_path(self.path().chain(cut.below.iter()))),
+            (ErrorKind::Truncated { .. }, None) => Some(self.path_string()),
+            _ => None,
+        }
+    }
+
+    /// For a truncation ([`Error::is_truncated`]): the offset at which the input ends.
+    pub fn input_end(&self) -> Option<u64> {
+        match (&self.0.kind, &self.0.cut) {
+            (_, Some(cut)) => Some(cut.end),
+            (ErrorKind::Truncated { end, .. }, None) => Some(*end),
+            _ => None,
+        }
+    }
+
+    /// The path segments from this error's top level down to where the input ended, and
+    /// the offset of the end (for a truncation).
+    pub(crate) fn cut_point(&self) -> Option<(Vec<PathSegment>, u64)> {
+        let end = self.input_end()?;
+        let mut below: Vec<PathSegment> = self.path().cloned().collect();
+        if let Some(cut) = &self.0.cut {
+            below.extend(cut.below.iter().cloned());
+        }
+        Some((below, end))
+    }
+
+    /// Records that the input ended at `end`, inside the value at `below` (relative to
+    /// this error's path): the error is then a truncation.
+    #[must_use]
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn cut_at(mut self, below: Vec<PathSegment>, end: u64) -> Self {
+        self.0.cut = Some(Box::new(Cut { below, end }));
+        self
     }
 
     /// The field path from the top level inwards.
@@ -162,24 +228,29 @@ impl Error {
 
     /// The field path rendered as `bones[12].ik.links[1].limit_min` (empty at top level).
     pub fn path_string(&self) -> String {
-        let mut out = String::new();
-        for seg in self.path() {
-            match seg {
-                PathSegment::Field(name) => {
-                    if !out.is_empty() {
-                        out.push('.');
-                    }
-                    out.push_str(name);
+        render_path(self.path())
+    }
+}
+
+/// Renders path segments as `bones[12].ik.links[1].limit_min`.
+fn render_path<'a>(segments: impl Iterator<Item = &'a PathSegment>) -> String {
+    let mut out = String::new();
+    for seg in segments {
+        match seg {
+            PathSegment::Field(name) => {
+                if !out.is_empty() {
+                    out.push('.');
                 }
-                PathSegment::Index(i) => {
-                    out.push('[');
-                    out.push_str(&i.to_string());
-                    out.push(']');
-                }
+                out.push_str(name);
+            }
+            PathSegment::Index(i) => {
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
             }
         }
-        out
     }
+    out
 }
 
 impl fmt::Debug for Error {
@@ -201,7 +272,7 @@ impl fmt::Display for Error {
                 write!(
                     f,
                     "expected {needed} {unit} at {at:#x}, file ends at {end:#x}"
-                )
+                )?;
             }
             ErrorKind::CountTooLarge {
                 count,
@@ -212,15 +283,23 @@ impl fmt::Display for Error {
                 "count {count} at {at:#x} needs at least {} bytes ({count} x {min_record_size}), \
                  but only {remaining} remain",
                 count.saturating_mul(*min_record_size)
-            ),
+            )?,
             ErrorKind::Invalid { expected, found } => {
-                write!(f, "{found} at {at:#x} (expected {expected})")
+                return write!(f, "{found} at {at:#x} (expected {expected})");
             }
             ErrorKind::Inconsistent { expected, found } => {
-                write!(f, "cannot write at {at:#x}: {found} (expected {expected})")
+                return write!(f, "cannot write at {at:#x}: {found} (expected {expected})");
             }
-            ErrorKind::Io(e) => write!(f, "I/O error at {at:#x}: {e}"),
+            ErrorKind::Io(e) => return write!(f, "I/O error at {at:#x}: {e}"),
         }
+        // A count that runs past the end of a file whose records are otherwise valid:
+        // say where the file ends.
+        if let (Some(cut), Some(end)) = (self.cut_path(), self.input_end()) {
+            if !matches!(self.0.kind, ErrorKind::Truncated { .. }) {
+                write!(f, "; the file ends at {end:#x}, inside {cut}")?;
+            }
+        }
+        Ok(())
     }
 }
 

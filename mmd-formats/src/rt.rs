@@ -103,6 +103,41 @@ pub fn check_count<I: Input + ?Sized>(input: &I, at: u64, count: u64, min: u64) 
     Ok(())
 }
 
+/// Tells a count that runs past the end of the input because the file was cut short from
+/// one that is corrupt: reads the records that are there, one at a time and keeping none
+/// (so memory stays that of one record), until one fails. If it fails because the input
+/// ended, `err` becomes a truncation that names where; otherwise `err` is returned as it is.
+/// Each record read consumes at least one byte, so this ends within the input's length.
+#[cold]
+#[inline(never)]
+fn short_count_cause<T, C, I>(input: &mut I, ctx: &C, n: u64, err: Error) -> Error
+where
+    T: Decode<C>,
+    C: ?Sized,
+    I: Input + ?Sized,
+{
+    for i in 0..n {
+        let before = input.position();
+        match T::decode(input, ctx) {
+            Ok(_) if input.position() > before => {}
+            // A record of no bytes would let this loop run `n` times: give up instead.
+            Ok(_) => return err,
+            Err(e) => {
+                return match e.cut_point() {
+                    Some((below, end)) => {
+                        let mut path = Vec::with_capacity(below.len() + 1);
+                        path.push(crate::error::PathSegment::Index(i as usize));
+                        path.extend(below);
+                        err.cut_at(path, end)
+                    }
+                    None => err,
+                };
+            }
+        }
+    }
+    err
+}
+
 /// The most bytes a sequence reserves before its elements have been read.
 const MAX_PREALLOC: usize = 1 << 20;
 
@@ -114,7 +149,9 @@ where
     C: ?Sized,
     I: Input + ?Sized,
 {
-    check_count(input, at, n, T::MIN_SIZE)?;
+    if let Err(e) = check_count(input, at, n, T::MIN_SIZE) {
+        return Err(short_count_cause::<T, C, I>(input, ctx, n, e));
+    }
     // The count fits the bytes the input claims to have left. A stream may claim more
     // than it holds, so its up-front reservation is capped and the vector grows past it;
     // input in memory holds what it claims, so the whole sequence is reserved at once

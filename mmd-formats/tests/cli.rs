@@ -183,8 +183,12 @@ fn json_has_the_same_entries_and_counts() {
     } else {
         assert_eq!(truncated["field"], field);
     }
+    // A cut file is told apart from a corrupt one.
+    assert!(error.is_truncated(), "{error}");
+    assert_eq!(truncated["truncated"], true);
     let unknown = &files[2];
     assert!(unknown["format"].is_null() && unknown["error"].is_null());
+    assert!(unknown["truncated"].is_null() && files[0]["truncated"].is_null());
     assert!(files[0]["error"].is_null() && files[0]["offset"].is_null());
 }
 

@@ -61,16 +61,22 @@ fn vmd_ends_inside_morph_count() {
 #[test]
 fn pmd_vertex_count_too_large() {
     // "Pmd" + version + 20-byte name + 256-byte comment = 283 = 0x11b; the count is
-    // there, 100 bytes follow.
+    // there, 100 bytes follow (0x11f..0x183).
     let mut b = b"Pmd".to_vec();
     b.extend(1.0f32.to_le_bytes());
     b.extend([0u8; 276]);
     b.extend(u32::MAX.to_le_bytes());
     b.extend([0u8; 100]);
     let e = Pmd::from_bytes(&b).unwrap_err();
-    assert!(!e.is_truncated());
     assert_eq!(e.offset(), 0x11b, "{e}");
     assert_eq!(e.path_string(), "vertices", "{e}");
+    // A PMD vertex is 38 bytes (position 12, normal 12, uv 8, two bone numbers 4,
+    // weight 1, edge flag 1): the 100 zero bytes hold vertices 0 and 1 (76 bytes) and
+    // the position and normal of vertex 2 (24 more), so the input ends at 0x183 where
+    // that vertex's uv starts. Every byte there is a valid value: a cut file.
+    assert!(e.is_truncated(), "{e}");
+    assert_eq!(e.input_end(), Some(0x183), "{e}");
+    assert_eq!(e.cut_path().as_deref(), Some("vertices[2].uv[0]"), "{e}");
 }
 
 /// One golden case: the input, the exact message, and whether it is a truncation.
@@ -119,13 +125,33 @@ fn negative_vertex_count() {
 #[test]
 fn vertex_count_beyond_the_bytes_left() {
     // A vertex is at least 12 + 12 + 8 + (1 weight type + 1 BDEF1 bone) + 4 = 38 bytes;
-    // 1000 of them need 38000, and after the count at 0x21 only 10 bytes remain.
+    // 1000 of them need 38000, and after the count at 0x21 only 10 bytes remain
+    // (0x25..0x2f): the position's x and y (0x25..0x2d) and half of z, which starts at
+    // 0x2d. Zero bytes are valid floats, so the file reads as cut inside position[2].
     let mut b = pmx_prefix();
     b.extend(1000i32.to_le_bytes());
     b.extend([0u8; 10]);
     golden_pmx(
         &b,
-        "vertices: count 1000 at 0x21 needs at least 38000 bytes (1000 x 38), but only 10 remain",
+        "vertices: count 1000 at 0x21 needs at least 38000 bytes (1000 x 38), but only 10 \
+         remain; the file ends at 0x2f, inside vertices[0].position[2]",
+        true,
+    );
+}
+
+#[test]
+fn vertex_count_beyond_the_bytes_left_over_corrupt_data() {
+    // The same count, but the first vertex's weight type (after position 0x25, normal
+    // 0x31 and uv 0x3d, at 0x45) is 9, which no PMX version defines: the bytes present
+    // are corrupt, so the count is reported as it is, not as a cut file. 38 bytes follow
+    // the count (0x25..0x4b).
+    let mut b = pmx_prefix();
+    b.extend(1000i32.to_le_bytes());
+    b.extend([0u8; 38]);
+    b[0x45] = 9;
+    golden_pmx(
+        &b,
+        "vertices: count 1000 at 0x21 needs at least 38000 bytes (1000 x 38), but only 38 remain",
         false,
     );
 }
@@ -181,10 +207,56 @@ fn material_cut_after_the_toon_flag_fails_the_count_check() {
     // The smallest material is 8 (two empty texts) + 44 (colours) + 1 (flags) + 20 (edge)
     // + 2 (two 1-byte texture indices) + 1 (sphere mode) + 2 (toon flag and a 1-byte
     // value) + 4 (memo length) + 4 (face count) = 86 bytes. The file ends 77 bytes after
-    // the count at 0x2d (0x31..0x7e), so the count is refused before reading anything.
+    // the count at 0x2d (0x31..0x7e), so the count is refused before anything is kept;
+    // the material's bytes are then read to tell why: they are valid up to the flag
+    // (1, shared toon), and the file ends at 0x7e where the shared toon's number would be.
     golden_pmx(
         &one_material_up_to_toon_flag(1),
-        "materials: count 1 at 0x2d needs at least 86 bytes (1 x 86), but only 77 remain",
-        false,
+        "materials: count 1 at 0x2d needs at least 86 bytes (1 x 86), but only 77 remain; \
+         the file ends at 0x7e, inside materials[0].toon.Shared",
+        true,
     );
+}
+
+/// A VPD pose with one bone block whose translation line is `last` and the file's end.
+/// Line starts: signature 0, blank 25, model file 27, bone count 38, blank 42, block
+/// opening 44, translation 53 = 0x35 (line 7).
+fn vpd_cut_in_translation(last: &str) -> Vec<u8> {
+    let mut s = String::from("Vocaloid Pose Data file\r\n\r\nmiku.osm;\r\n1;\r\n\r\nBone0{a\r\n");
+    s.push_str(last);
+    s.into_bytes()
+}
+
+#[test]
+fn vpd_cut_inside_a_number_line_is_a_truncation() {
+    let e =
+        mmd_formats::vpd::Vpd::from_bytes(&vpd_cut_in_translation("  0.000000,3.45")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "bones[0].translation: \"  0.000000,3.45\" (no `;`) on line 7 at 0x35 (expected \
+         translation x,y,z: 3 decimal numbers separated by `,`, then `;`)"
+    );
+    assert!(e.is_truncated(), "{e}");
+    assert_eq!(e.input_end(), Some(0x35 + 15), "{e}");
+}
+
+#[test]
+fn vpd_line_without_semicolon_before_more_lines_is_corrupt() {
+    // The same text, but a line break and the closing `}` follow: the `;` is missing
+    // from a line that is complete, which no cut explains.
+    let e = mmd_formats::vpd::Vpd::from_bytes(&vpd_cut_in_translation("  0.000000,3.45\r\n}\r\n"))
+        .unwrap_err();
+    assert!(!e.is_truncated(), "{e}");
+    assert_eq!(e.offset(), 0x35, "{e}");
+    // And a last line with a letter in it is not the start of a number line either.
+    let e = mmd_formats::vpd::Vpd::from_bytes(&vpd_cut_in_translation("  0.0x0")).unwrap_err();
+    assert!(!e.is_truncated(), "{e}");
+}
+
+#[test]
+fn vpd_cut_inside_the_signature_is_a_truncation() {
+    let e = mmd_formats::vpd::Vpd::from_bytes(b"Vocaloid Pose").unwrap_err();
+    assert!(e.is_truncated(), "{e}");
+    let e = mmd_formats::vpd::Vpd::from_bytes(b"Vocaloid Pixel").unwrap_err();
+    assert!(!e.is_truncated(), "{e}");
 }

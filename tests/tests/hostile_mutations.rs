@@ -286,3 +286,107 @@ fn mutants_never_panic_and_errors_point_inside() {
         failures.join("\n")
     );
 }
+
+/// The offsets at which to cut `b`: every start of a field, element, count or tag the
+/// file's spans name, and one byte into each (so a cut lands both on record boundaries
+/// and inside values), at most `HEAD_CUTS` of them in the first `PREFIX` bytes and a dozen
+/// over the rest (a cut costs a read of the bytes before it). Files over `SPANS_UP_TO`
+/// bytes take a spread of offsets instead: their spans cost seconds in a debug build.
+fn cut_offsets(format: Format, b: &[u8]) -> Vec<usize> {
+    let mut at: Vec<usize> = if b.len() <= SPANS_UP_TO {
+        let spans = format.spans(b).expect("only files that read are cut");
+        spans
+            .iter()
+            .flat_map(|s| [s.start() as usize, s.start() as usize + 1])
+            .collect()
+    } else {
+        let head = (0..PREFIX).step_by(PREFIX / HEAD_CUTS);
+        head.chain((0..b.len()).step_by(b.len() / 12 + 1)).collect()
+    };
+    at.extend([0, 1, b.len() - 1]);
+    at.retain(|&p| p < b.len());
+    at.sort_unstable();
+    at.dedup();
+    let (head, tail): (Vec<usize>, Vec<usize>) = at.into_iter().partition(|&p| p < PREFIX);
+    let step = head.len().div_ceil(HEAD_CUTS).max(1);
+    let mut out: Vec<usize> = head.into_iter().step_by(step).collect();
+    let step = (tail.len() / 12).max(1);
+    out.extend(tail.into_iter().step_by(step));
+    out
+}
+
+/// Files up to this size are cut at the boundaries their spans name.
+const SPANS_UP_TO: usize = 256 * 1024;
+
+/// The most cuts a file gets in its first `PREFIX` bytes.
+const HEAD_CUTS: usize = 250;
+
+/// Cutting a file that reads, at any of its record boundaries or one byte past them,
+/// gives either a file that still reads (and round-trips: VMD and PMD sections at the end
+/// are optional) or an error that says the file was cut short: `is_truncated()`, the end
+/// it names is the cut, and the path of the value it ends inside is not empty. Corrupt
+/// data is never blamed for a short file.
+#[test]
+fn every_cut_of_a_valid_file_reads_or_is_a_truncation() {
+    let mut failures = Vec::new();
+    let mut cuts = 0usize;
+    let mut per_format: Vec<(Format, usize, usize)> = Vec::new();
+    for s in subjects() {
+        if !matches!(check_roundtrip(s.format, &s.bytes), CheckOutcome::ByteExact) {
+            continue; // fixtures/bad holds files that do not read
+        }
+        let mut ok = 0;
+        let offsets = cut_offsets(s.format, &s.bytes);
+        for &p in &offsets {
+            let m = &s.bytes[..p];
+            match check_roundtrip(s.format, m) {
+                CheckOutcome::ByteExact => {
+                    ok += 1;
+                }
+                CheckOutcome::ReadError(e) => {
+                    let named = e.cut_path().unwrap_or_default();
+                    if !e.is_truncated() || e.input_end() != Some(p as u64) || named.is_empty() {
+                        failures.push(format!(
+                            "{} cut at {p:#x}: truncated {}, end {:?}, inside {named:?}: {e}",
+                            s.name,
+                            e.is_truncated(),
+                            e.input_end()
+                        ));
+                    }
+                }
+                other => failures.push(format!("{} cut at {p:#x}: {other:?}", s.name)),
+            }
+        }
+        cuts += offsets.len();
+        match per_format.iter_mut().find(|(f, ..)| *f == s.format) {
+            Some((_, c, k)) => {
+                *c += offsets.len();
+                *k += ok;
+            }
+            None => per_format.push((s.format, offsets.len(), ok)),
+        }
+    }
+    for (f, c, ok) in &per_format {
+        eprintln!(
+            "truncations: {} {c} cuts, {ok} still read, {} truncation errors",
+            f.name(),
+            c - ok
+        );
+    }
+    eprintln!("truncations: total {cuts}");
+    for f in [Format::Pmx, Format::Pmd, Format::Vmd, Format::Vpd] {
+        let c = per_format.iter().find(|(g, ..)| *g == f).map_or(0, |x| x.1);
+        assert!(c > 100, "only {c} {} cuts", f.name());
+    }
+    assert!(
+        failures.is_empty(),
+        "{} cuts not reported as truncations (first 40):\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}

@@ -128,6 +128,7 @@ impl<'a> Parser<'a> {
         ))
     }
 
+    /// The file ends where `expected` should be: a truncation.
     fn end_error(&self, place: Place, expected: &str) -> Error {
         self.error(
             self.src.len(),
@@ -136,6 +137,7 @@ impl<'a> Parser<'a> {
             expected,
             "the end of the file",
         )
+        .cut_at(Vec::new(), self.src.len() as u64)
     }
 
     fn warn(&mut self, offset: usize, line: usize, place: Place, message: String) {
@@ -170,6 +172,20 @@ impl<'a> Parser<'a> {
         format!("{shown:?}")
     }
 
+    /// Marks `e` as a truncation when `line` is the last one, runs to the end of the file
+    /// with no line break, and `partial` says its text is the start of what belongs there
+    /// (digits without their `;`, `Bon` for `Bone`): the file was cut inside it.
+    /// A last line that is a lone `/` is a `//` comment cut short, whatever was expected.
+    fn cut_inside(&self, e: Error, line: Line, partial: bool) -> Error {
+        let (s, end) = self.trim(line.start, line.end);
+        let partial = partial || self.get(s, end) == b"/";
+        if partial && line.end == self.src.len() {
+            e.cut_at(Vec::new(), self.src.len() as u64)
+        } else {
+            e
+        }
+    }
+
     /// Warns about text after a `;` or `}` that is neither blank nor a `//` comment.
     fn check_tail(&mut self, start: usize, line: Line, place: Place) {
         let (s, e) = self.trim(start, line.end);
@@ -195,7 +211,12 @@ impl<'a> Parser<'a> {
         if !self.src.starts_with(MAGIC) {
             let head = self.get(0, MAGIC.len().min(self.src.len()));
             let found = format!("{} (not a VPD file)", Self::show(head));
-            return Err(self.error(0, 1, Place::Signature, "`Vocaloid Pose Data file`", &found));
+            let e = self.error(0, 1, Place::Signature, "`Vocaloid Pose Data file`", &found);
+            // A file cut inside the signature is the start of one.
+            if MAGIC.starts_with(self.src) {
+                return Err(e.cut_at(Vec::new(), self.src.len() as u64));
+            }
+            return Err(e);
         }
         let Some(line) = self.next_line() else {
             return Err(self.end_error(Place::Signature, "the signature line"));
@@ -238,8 +259,17 @@ impl<'a> Parser<'a> {
             .filter(|d| d.bytes().all(|b| b.is_ascii_digit()))
             .and_then(|d| d.parse::<u32>().ok());
         let Some(count) = count else {
-            let found = Self::show(self.content(line));
-            return Err(self.error(span.start, line.number, Place::BoneCount, expected, &found));
+            let content = self.content(line);
+            let found = Self::show(content);
+            let e = self.error(span.start, line.number, Place::BoneCount, expected, &found);
+            // Digits, then the first `/` of a `//` comment, is a line cut short.
+            let after_digits = content
+                .iter()
+                .skip_while(|b| is_ws(**b))
+                .skip_while(|b| b.is_ascii_digit())
+                .skip_while(|b| is_ws(**b));
+            let partial = after_digits.eq(b"/".iter());
+            return Err(self.cut_inside(e, line, partial));
         };
         if let Some(after) = semi {
             self.check_tail(after, line, Place::BoneCount);
@@ -276,7 +306,8 @@ impl<'a> Parser<'a> {
             let kw = String::from_utf8_lossy(keyword);
             let expected = format!("`{kw}<index>{{<name>`");
             let found = Self::show(self.content(line));
-            return Err(self.error(start, line.number, place, &expected, &found));
+            let e = self.error(start, line.number, place, &expected, &found);
+            return Err(self.cut_inside(e, line, n_digits == rest.len()));
         }
         let digits = self.get(digits_start, digits_start + n_digits);
         if digits != position.to_string().as_bytes() {
@@ -312,7 +343,9 @@ impl<'a> Parser<'a> {
         let content = self.content(line);
         let Some(semi) = content.iter().position(|&b| b == b';') else {
             let found = format!("{} (no `;`)", Self::show(content));
-            return Err(self.error(line.start, line.number, place, &expected, &found));
+            let e = self.error(line.start, line.number, place, &expected, &found);
+            let partial = content.iter().all(|b| b"0123456789.,+-eE \t\r".contains(b));
+            return Err(self.cut_inside(e, line, partial));
         };
         let mut nums = Vec::with_capacity(N);
         let mut part_start = line.start;
@@ -369,7 +402,12 @@ impl<'a> Parser<'a> {
         });
         match rest {
             Some(r) if r.is_empty() || r.starts_with(b"//") => Ok(()),
-            _ => Err(self.error(s, line.number, place, expected, &Self::show(text))),
+            // `}` and the first `/` of a `//` comment: a line cut short.
+            Some(r) => {
+                let e = self.error(s, line.number, place, expected, &Self::show(text));
+                Err(self.cut_inside(e, line, r == b"/"))
+            }
+            None => Err(self.error(s, line.number, place, expected, &Self::show(text))),
         }
     }
 }
@@ -415,7 +453,9 @@ pub(super) fn parse(src: &[u8]) -> Result<Vpd> {
         } else {
             let expected = "`Bone<index>{<name>`, `Morph<index>{<name>` or the end of the file";
             let place = Place::Bone(bones.len(), None);
-            return Err(p.error(s, line.number, place, expected, &Parser::show(text)));
+            let e = p.error(s, line.number, place, expected, &Parser::show(text));
+            let partial = [&b"Bone"[..], b"Morph"].iter().any(|k| k.starts_with(text));
+            return Err(p.cut_inside(e, line, partial));
         }
     }
     if bones.len() as u64 != u64::from(declared_bone_count) {

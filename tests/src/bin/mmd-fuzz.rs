@@ -7,7 +7,8 @@
 //! `--corpus`. Each iteration mutates a seed 1-8 times and checks, under `catch_unwind`:
 //! the round trip is `ByteExact` or `ReadError` (never `WriteError`, `Differs` or a panic);
 //! a read error's offset is within the input; read -> write -> read -> write gives the same
-//! bytes twice; `format::info` and `format::field_at` do not panic. A failing input is
+//! bytes twice; an input that reads, cut short, reads or fails as a truncation (never as
+//! corrupt data); `format::info` and `format::field_at` do not panic. A failing input is
 //! written under the temporary directory and the process exits 1. See `tests/FUZZING.md`.
 
 use std::panic::{self, AssertUnwindSafe};
@@ -316,6 +317,20 @@ fn check(format: Format, bytes: &[u8], probe: u64) -> Result<bool, String> {
             }
             Some(Err(e)) => return Err(format!("second write failed: {e}")),
             None => return Err("the written bytes do not read back".into()),
+        }
+        // Cut at the probe: the start of a file that reads still reads, or fails as a
+        // truncation that ends where the cut is (never as corrupt data).
+        let cut = probe.min(bytes.len() as u64);
+        if let CheckOutcome::ReadError(e) = format::check_roundtrip(format, &bytes[..cut as usize])
+        {
+            if !e.is_truncated() || e.input_end() != Some(cut) {
+                return Err(format!(
+                    "cut at {cut} of a file that reads: not reported as a truncation \
+                     ending there (truncated {}, end {:?}): {e}",
+                    e.is_truncated(),
+                    e.input_end()
+                ));
+            }
         }
     }
     let info = format::info(format, bytes);

@@ -90,6 +90,10 @@ pub struct FileReport {
     offset: Option<u64>,
     /// The field path at the failure, when known and not the top level.
     field: Option<String>,
+    /// The read failed because the file ends too early (it is the start of a file that
+    /// would read), not because of corrupt data; absent when the file did not fail to read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    truncated: Option<bool>,
     /// The file could not be read at all (this makes the exit code 2).
     #[serde(skip)]
     unreadable: bool,
@@ -104,6 +108,7 @@ impl FileReport {
             error: None,
             offset: None,
             field: None,
+            truncated: None,
             unreadable: false,
         }
     }
@@ -138,9 +143,13 @@ impl FileReport {
         outcome: CheckOutcome,
         field: Option<String>,
     ) -> Self {
-        let error = match outcome {
+        let (error, truncated) = match outcome {
             CheckOutcome::ByteExact => return Self::new(path, Some(format), Status::Ok),
-            CheckOutcome::ReadError(e) | CheckOutcome::WriteError(e) => e,
+            CheckOutcome::ReadError(e) => {
+                let truncated = Some(e.is_truncated());
+                (e, truncated)
+            }
+            CheckOutcome::WriteError(e) => (e, None),
             CheckOutcome::Differs {
                 offset,
                 written_len,
@@ -162,6 +171,7 @@ impl FileReport {
         FileReport {
             offset: Some(error.offset()),
             field,
+            truncated,
             ..Self::failed(path, Some(format), error.to_string())
         }
     }
