@@ -50,6 +50,23 @@ pub fn corpus_files(sub: &str, ext: &str) -> Option<Vec<PathBuf>> {
     Some(files)
 }
 
+/// Every input of every format: the built-in samples (named `<builtin>/NAME`), then the
+/// fixtures of each format when the corpus is there (named by path), with their bytes.
+pub fn all_inputs() -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = mmd_formats::samples::all()
+        .into_iter()
+        .map(|s| (format!("<builtin>/{}", s.name), s.bytes))
+        .collect();
+    for ext in ["pmx", "pmd", "vmd", "vpd"] {
+        for f in corpus_files(ext, ext).unwrap_or_default() {
+            let bytes =
+                std::fs::read(&f).unwrap_or_else(|e| panic!("cannot read {}: {e}", f.display()));
+            out.push((f.display().to_string(), bytes));
+        }
+    }
+    out
+}
+
 /// Asserts two byte strings are equal, showing a hex dump around the first difference.
 #[track_caller]
 pub fn assert_bytes_eq(actual: &[u8], expected: &[u8], what: &str) {

@@ -6,26 +6,9 @@ use mmd_formats::format::Format;
 use mmd_formats::spans::Spans;
 use mmd_formats::walk::{Leaf, Path, Segment, Value};
 use mmd_formats::{Decode, Mmd, SliceInput};
-use std::path::PathBuf;
 
 fn inputs() -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = mmd_formats::samples::all()
-        .into_iter()
-        .map(|s| (format!("<builtin>/{}", s.name), s.bytes))
-        .collect();
-    for (sub, ext) in [
-        ("pmx", "pmx"),
-        ("pmd", "pmd"),
-        ("vmd", "vmd"),
-        ("vpd", "vpd"),
-    ] {
-        let files: Vec<PathBuf> = mmd_tests::corpus_files(sub, ext).unwrap_or_default();
-        for f in files {
-            let bytes = std::fs::read(&f).unwrap();
-            out.push((f.display().to_string(), bytes));
-        }
-    }
-    out
+    mmd_tests::all_inputs()
 }
 
 #[test]

@@ -13,27 +13,10 @@ use mmd_formats::format::Format;
 use mmd_formats::spans::explain_in;
 use mmd_formats::walk::{Leaf, Path, Segment, TextKind, Value};
 use mmd_formats::{IndexKind, TextEncoding};
-use std::path::PathBuf;
 
 /// Every input: the built-in samples, then the fixtures of every format when present.
 fn inputs() -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = mmd_formats::samples::all()
-        .into_iter()
-        .map(|s| (format!("<builtin>/{}", s.name), s.bytes))
-        .collect();
-    for (sub, ext) in [
-        ("pmx", "pmx"),
-        ("pmd", "pmd"),
-        ("vmd", "vmd"),
-        ("vpd", "vpd"),
-    ] {
-        let files: Vec<PathBuf> = mmd_tests::corpus_files(sub, ext).unwrap_or_default();
-        for f in files {
-            let bytes = std::fs::read(&f).unwrap();
-            out.push((f.display().to_string(), bytes));
-        }
-    }
-    out
+    mmd_tests::all_inputs()
 }
 
 fn le(bytes: &[u8]) -> u64 {
