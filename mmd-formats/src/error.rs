@@ -38,7 +38,9 @@ pub enum ErrorKind {
     /// the records that are there, one at a time, to tell the two causes apart: if they
     /// are all valid up to the end of the input, the file was cut short
     /// ([`Error::is_truncated`] is true and [`Error::cut_path`] names the value the input
-    /// ends inside); if one of them is not valid, the data is corrupt.
+    /// ends inside); if one of them is not valid, the data is corrupt. Where any bytes make
+    /// a valid record (VMD bone keys, PMD vertices), a count that is simply wrong therefore
+    /// reads as a cut file too: the bytes cannot tell the two apart.
     CountTooLarge {
         /// The count as read.
         count: u64,
@@ -176,6 +178,11 @@ impl Error {
     /// [`ErrorKind::CountTooLarge`] whose records are valid up to the end of the input
     /// (the count was written for a longer file). Cutting a valid file anywhere gives
     /// either a file that still reads or an error for which this is true.
+    ///
+    /// One limit: values that are checked only once they are whole (the PMX globals, the
+    /// 30-byte VMD signature) count as cut short when the file ends inside them, whatever
+    /// their first bytes hold. Fixed signatures (`PMX `, `Pmd`, the VPD first line) are
+    /// compared as far as the file goes.
     pub fn is_truncated(&self) -> bool {
         matches!(self.0.kind, ErrorKind::Truncated { .. }) || self.0.cut.is_some()
     }
@@ -191,7 +198,9 @@ impl Error {
         }
     }
 
-    /// For a truncation ([`Error::is_truncated`]): the offset at which the input ends.
+    /// For a truncation ([`Error::is_truncated`]): the offset at which the input ends (for
+    /// a stream, the end it reported when reading began, or the position at which a read
+    /// then came up short).
     pub fn input_end(&self) -> Option<u64> {
         match (&self.0.kind, &self.0.cut) {
             (_, Some(cut)) => Some(cut.end),
@@ -352,6 +361,13 @@ impl Error {
     #[must_use]
     pub fn offset_by(mut self, base: u64) -> Self {
         self.0.offset = self.0.offset.saturating_add(base);
+        // Where the input ends is relative to the same start.
+        if let ErrorKind::Truncated { end, .. } = &mut self.0.kind {
+            *end = end.saturating_add(base);
+        }
+        if let Some(cut) = &mut self.0.cut {
+            cut.end = cut.end.saturating_add(base);
+        }
         self
     }
 }

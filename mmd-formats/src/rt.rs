@@ -10,8 +10,13 @@ use std::io::{Read, Seek, Write};
 /// Reads and checks a fixed signature.
 pub fn expect_magic<I: Input + ?Sized>(input: &mut I, magic: &'static [u8]) -> Result<()> {
     let at = input.position();
-    let mut buf = vec![0u8; magic.len()];
+    // A file that ends inside the signature is cut short only if what is there matches.
+    let len = usize::try_from(input.remaining()).map_or(magic.len(), |r| r.min(magic.len()));
+    let mut buf = vec![0u8; len];
     input.read_into(&mut buf).map_err(|e| e.in_field("magic"))?;
+    if len < magic.len() && buf == magic[..len] {
+        return Err(Error::truncated(at, magic.len() as u64, at + len as u64).in_field("magic"));
+    }
     if buf != magic {
         return Err(Error::invalid(
             at,
@@ -126,7 +131,9 @@ where
                 return match e.cut_point() {
                     Some((below, end)) => {
                         let mut path = Vec::with_capacity(below.len() + 1);
-                        path.push(crate::error::PathSegment::Index(i as usize));
+                        path.push(crate::error::PathSegment::Index(
+                            usize::try_from(i).unwrap_or(usize::MAX),
+                        ));
                         path.extend(below);
                         err.cut_at(path, end)
                     }

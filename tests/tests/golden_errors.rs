@@ -260,3 +260,61 @@ fn vpd_cut_inside_the_signature_is_a_truncation() {
     let e = mmd_formats::vpd::Vpd::from_bytes(b"Vocaloid Pixel").unwrap_err();
     assert!(!e.is_truncated(), "{e}");
 }
+
+#[test]
+fn vpd_last_number_line_is_judged_part_by_part() {
+    use mmd_formats::vpd::Vpd;
+    // Starts of a translation line: a sign, a dot, an exponent, `in` of `inf` (which the
+    // reader takes, with a warning), a blank after a comma.
+    for cut in ["  -", "  1.", "  2e", "  in", "  0,1, ", "  0,1,-0.5"] {
+        let e = Vpd::from_bytes(&vpd_cut_in_translation(cut)).unwrap_err();
+        assert!(e.is_truncated(), "{cut:?}: {e}");
+    }
+    // Not the start of any translation line: four values, a doubled dot, a letter.
+    for bad in ["  1,2,3,4", "  1..2,", "  0.0x", "  1 2"] {
+        let e = Vpd::from_bytes(&vpd_cut_in_translation(bad)).unwrap_err();
+        assert!(!e.is_truncated(), "{bad:?}: {e}");
+    }
+}
+
+#[test]
+fn a_short_file_is_cut_inside_the_signature_only_if_what_is_there_matches() {
+    for (bytes, truncated) in [
+        (&b"PM"[..], true),
+        (b"PMX", true),
+        (b"XYZ", false),
+        (b"PMd", false),
+    ] {
+        let e = Pmx::from_bytes(bytes).unwrap_err();
+        assert_eq!(e.is_truncated(), truncated, "{bytes:?}: {e}");
+        assert_eq!(e.offset(), 0, "{e}");
+    }
+    let e = Pmx::from_bytes(b"XYZ").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        r#"header.magic: magic "XYZ" at 0x0 (expected magic "PMX ")"#
+    );
+    let e = Pmx::from_bytes(b"PM").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "header.magic: expected 4 bytes at 0x0, file ends at 0x2"
+    );
+    assert!(Pmd::from_bytes(b"Pm").unwrap_err().is_truncated());
+    assert!(!Pmd::from_bytes(b"PMX").unwrap_err().is_truncated());
+}
+
+#[test]
+fn a_vpd_read_at_an_offset_reports_the_end_of_the_whole_input() {
+    use binrw::BinRead;
+    // Ten bytes of something else, then a VPD cut inside its signature (13 bytes): the
+    // input ends at 23, and the error's offset and end are both counted from byte 0.
+    let mut bytes = vec![0xAAu8; 10];
+    bytes.extend_from_slice(b"Vocaloid Pose");
+    let mut cursor = std::io::Cursor::new(bytes);
+    cursor.set_position(10);
+    let e =
+        mmd_formats::Error::from_binrw(mmd_formats::vpd::Vpd::read_le(&mut cursor).unwrap_err());
+    assert!(e.is_truncated(), "{e}");
+    assert_eq!(e.offset(), 10, "{e}");
+    assert_eq!(e.input_end(), Some(23), "{e}");
+}

@@ -344,8 +344,7 @@ impl<'a> Parser<'a> {
         let Some(semi) = content.iter().position(|&b| b == b';') else {
             let found = format!("{} (no `;`)", Self::show(content));
             let e = self.error(line.start, line.number, place, &expected, &found);
-            let partial = content.iter().all(|b| b"0123456789.,+-eE \t\r".contains(b));
-            return Err(self.cut_inside(e, line, partial));
+            return Err(self.cut_inside(e, line, is_numbers_prefix(content, N)));
         };
         let mut nums = Vec::with_capacity(N);
         let mut part_start = line.start;
@@ -410,6 +409,70 @@ impl<'a> Parser<'a> {
             None => Err(self.error(s, line.number, place, expected, &Self::show(text))),
         }
     }
+}
+
+/// True when `content`, a line without its `;`, is the start of a line of `n` numbers:
+/// at most `n` comma-separated parts, every one but the last a whole number, the last the
+/// start of one (`-`, `1.`, `2e`, `in` of `inf`, or nothing yet).
+fn is_numbers_prefix(content: &[u8], n: usize) -> bool {
+    let parts: Vec<&[u8]> = content.split(|&b| b == b',').collect();
+    let Some((last, whole)) = parts.split_last() else {
+        return true;
+    };
+    parts.len() <= n && whole.iter().all(|p| parse_number(trim(p)).is_some()) && {
+        let start = last.iter().take_while(|b| is_ws(**b)).count();
+        let t = &last[start..];
+        let core = trim(t);
+        if core.len() < t.len() {
+            // Blank after it: the number is complete (or not begun).
+            core.is_empty() || parse_number(core).is_some()
+        } else {
+            is_number_start(core)
+        }
+    }
+}
+
+/// `b` without spaces, TABs and CRs at either end.
+fn trim(b: &[u8]) -> &[u8] {
+    let start = b.iter().take_while(|c| is_ws(**c)).count();
+    let end = b.len() - b[start..].iter().rev().take_while(|c| is_ws(**c)).count();
+    &b[start..end]
+}
+
+/// The number the VPD reader takes `b` for, if any.
+fn parse_number(b: &[u8]) -> Option<f32> {
+    std::str::from_utf8(b).ok()?.parse::<f32>().ok()
+}
+
+/// True when `b` can be continued into a number `f32::from_str` accepts.
+fn is_number_start(b: &[u8]) -> bool {
+    let b = b
+        .strip_prefix(b"-")
+        .or_else(|| b.strip_prefix(b"+"))
+        .unwrap_or(b);
+    let lower = b.to_ascii_lowercase();
+    if b"infinity".starts_with(&lower) || b"nan".starts_with(&lower) {
+        return true;
+    }
+    let digits = |s: &[u8]| s.iter().take_while(|c| c.is_ascii_digit()).count();
+    let int = digits(b);
+    let mut rest = &b[int..];
+    let mut mantissa = int;
+    if let Some(r) = rest.strip_prefix(b".") {
+        let frac = digits(r);
+        mantissa += frac;
+        rest = &r[frac..];
+    }
+    if mantissa > 0 {
+        if let Some(r) = rest.strip_prefix(b"e").or_else(|| rest.strip_prefix(b"E")) {
+            let r = r
+                .strip_prefix(b"-")
+                .or_else(|| r.strip_prefix(b"+"))
+                .unwrap_or(r);
+            rest = &r[digits(r)..];
+        }
+    }
+    rest.is_empty()
 }
 
 /// Reads a whole VPD file.
