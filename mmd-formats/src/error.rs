@@ -303,10 +303,9 @@ impl fmt::Display for Error {
         }
         // A count that runs past the end of a file whose records are otherwise valid:
         // say where the file ends.
-        if let (Some(cut), Some(end)) = (self.cut_path(), self.input_end()) {
-            if !matches!(self.0.kind, ErrorKind::Truncated { .. }) {
-                write!(f, "; the file ends at {end:#x}, inside {cut}")?;
-            }
+        if let Some(cut) = &self.0.cut {
+            let inside = render_path(self.path().chain(cut.below.iter()));
+            write!(f, "; the file ends at {:#x}, inside {inside}", cut.end)?;
         }
         Ok(())
     }

@@ -419,17 +419,15 @@ fn is_numbers_prefix(content: &[u8], n: usize) -> bool {
     let Some((last, whole)) = parts.split_last() else {
         return true;
     };
-    parts.len() <= n && whole.iter().all(|p| parse_number(trim(p)).is_some()) && {
-        let start = last.iter().take_while(|b| is_ws(**b)).count();
-        let t = &last[start..];
-        let core = trim(t);
-        if core.len() < t.len() {
+    let last_core = trim(last);
+    parts.len() <= n
+        && whole.iter().all(|p| parse_number(trim(p)).is_some())
+        && if last.last().is_some_and(|b| is_ws(*b)) {
             // Blank after it: the number is complete (or not begun).
-            core.is_empty() || parse_number(core).is_some()
+            last_core.is_empty() || parse_number(last_core).is_some()
         } else {
-            is_number_start(core)
+            is_number_start(last_core)
         }
-    }
 }
 
 /// `b` without spaces, TABs and CRs at either end.
