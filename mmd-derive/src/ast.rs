@@ -1,8 +1,9 @@
 //! The typed model of an annotated struct or enum. Each node keeps the `syn` node it came
 //! from, so errors point at the exact token; codegen never re-reads raw attributes.
 
-use crate::attr::{self, ContainerAttrs, FieldAttrs, VariantAttrs};
+use crate::attr::{self, Attrs, Place};
 use crate::ctxt::Ctxt;
+use crate::paths::Paths;
 use proc_macro2::Span;
 use quote::format_ident;
 use syn::{DeriveInput, Expr, Ident, Member, Type};
@@ -11,7 +12,9 @@ pub struct Container<'a> {
     pub original: &'a DeriveInput,
     pub ident: &'a Ident,
     pub doc: String,
-    pub attrs: ContainerAttrs,
+    pub attrs: Attrs,
+    /// Where the runtime crate is (`#[mmd(crate = ...)]`, else `::mmd_formats`).
+    pub paths: Paths,
     pub data: Data<'a>,
     /// Filled by `check` for enums.
     pub tag: Option<TagSpec>,
@@ -34,10 +37,18 @@ pub struct Fields<'a> {
     pub fields: Vec<Field<'a>>,
 }
 
+impl Fields<'_> {
+    /// True for a lone tuple field (`V1(ShiftJis<10>)`): it is its variant's or struct's
+    /// body, with no name of its own in paths, spans and the walk.
+    pub fn is_lone(&self) -> bool {
+        self.style == Style::Unnamed && self.fields.len() == 1
+    }
+}
+
 pub struct Variant<'a> {
     pub ident: &'a Ident,
     pub doc: String,
-    pub attrs: VariantAttrs,
+    pub attrs: Attrs,
     pub fields: Fields<'a>,
     /// Filled by `check`.
     pub tag: Option<TagValue>,
@@ -55,7 +66,7 @@ pub struct Field<'a> {
     pub value_binding: Ident,
     pub ty: &'a Type,
     pub doc: String,
-    pub attrs: FieldAttrs,
+    pub attrs: Attrs,
     /// Filled by `check`.
     pub shape: Option<Shape>,
 }
@@ -194,7 +205,11 @@ impl TagValue {
 
 impl<'a> Container<'a> {
     pub fn from_ast(cx: &Ctxt, input: &'a DeriveInput) -> Option<Container<'a>> {
-        let attrs = attr::container(cx, &input.attrs);
+        let place = match &input.data {
+            syn::Data::Enum(_) => Place::Enum,
+            _ => Place::Struct,
+        };
+        let attrs = attr::parse(cx, &input.attrs, place);
         let data = match &input.data {
             syn::Data::Struct(s) => Data::Struct(Fields::from_ast(cx, &s.fields)),
             syn::Data::Enum(e) => Data::Enum(
@@ -203,7 +218,7 @@ impl<'a> Container<'a> {
                     .map(|v| Variant {
                         ident: &v.ident,
                         doc: attr::doc(&v.attrs),
-                        attrs: attr::variant(cx, &v.attrs),
+                        attrs: attr::parse(cx, &v.attrs, Place::Variant),
                         fields: Fields::from_ast(cx, &v.fields),
                         tag: None,
                     })
@@ -217,11 +232,13 @@ impl<'a> Container<'a> {
                 return None;
             }
         };
+        let paths = Paths::new(attrs.ty("crate").map(|c| c.value.clone()));
         Some(Container {
             original: input,
             ident: &input.ident,
             doc: attr::doc(&input.attrs),
             attrs,
+            paths,
             data,
             tag: None,
         })
@@ -259,7 +276,7 @@ impl<'a> Fields<'a> {
                     value_binding,
                     ty: &f.ty,
                     doc: attr::doc(&f.attrs),
-                    attrs: attr::field(cx, &f.attrs),
+                    attrs: attr::parse(cx, &f.attrs, Place::Field),
                     shape: None,
                 }
             })

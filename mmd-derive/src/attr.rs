@@ -1,45 +1,96 @@
-//! The `#[mmd(...)]` keyword table and the parsing of each attribute into typed values.
+//! The `#[mmd(...)]` keyword table and the parsing of attributes into typed values.
 //!
-//! Every keyword is listed once, in [`KEYWORDS`], with where it belongs; unknown or
-//! misplaced keywords are reported with a suggestion, and parsing carries on so that all
-//! mistakes are reported together.
+//! Every keyword has one entry in [`KEYWORDS`]: its name, the places it may be written,
+//! how its value is written (which also decides how it is parsed) and an example. Parsing,
+//! the placement check and every message about a keyword come from that entry, so a new
+//! keyword is one entry here plus its code generation. Unknown or misplaced keywords are
+//! reported with a suggestion, and parsing carries on so that all mistakes are reported
+//! together.
 
 use crate::ctxt::Ctxt;
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
-use syn::{Attribute, Expr, LitByteStr, LitStr, Path, Type};
+use syn::{Attribute, Expr, LitByteStr, LitStr, Path, Token, Type};
 
 /// Where an attribute is written.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Place {
-    Container,
+    /// On a `#[derive(Mmd)]` struct.
+    Struct,
+    /// On a `#[derive(Mmd)]` enum.
+    Enum,
+    /// On a variant of a `#[derive(Mmd)]` enum.
     Variant,
+    /// On a field of a `#[derive(Mmd)]` struct or variant.
     Field,
 }
 
-/// One keyword: its name, where it belongs, and how that is said in a message.
-struct Keyword {
-    name: &'static str,
-    place: Place,
+impl Place {
+    /// How a message names the place.
+    fn text(self) -> &'static str {
+        match self {
+            Place::Struct => "a struct",
+            Place::Enum => "an enum",
+            Place::Variant => "an enum variant",
+            Place::Field => "a field",
+        }
+    }
+}
+
+/// How a keyword's value is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// `key = Type`
+    Type,
+    /// `key = expr`
+    Expr,
+    /// `key = b"..."`
+    ByteStr,
+    /// `key = "..."`
+    Str,
+    /// `key` alone
+    Flag,
+}
+
+/// One keyword at the places where it has one meaning.
+pub struct Keyword {
+    pub name: &'static str,
+    places: &'static [Place],
+    form: Form,
+    /// The keyword written out, as messages show it.
+    example: &'static str,
+    /// Where it belongs, as a message says it ("on a Vec field").
     belongs: &'static str,
 }
 
+use Place::*;
+
 #[rustfmt::skip]
-const KEYWORDS: &[Keyword] = &[
-    Keyword { name: "ctx", place: Place::Container, belongs: "on the struct or enum: `#[mmd(ctx = Context)]`" },
-    Keyword { name: "magic", place: Place::Container, belongs: "on the struct or enum: `#[mmd(magic = b\"...\")]`" },
-    Keyword { name: "tag", place: Place::Container, belongs: "on an enum (`#[mmd(tag = u8)]`) or on its variants (`#[mmd(tag = 0)]`)" },
-    Keyword { name: "selected_by", place: Place::Container, belongs: "on an enum: `#[mmd(selected_by = bool)]`" },
-    Keyword { name: "name", place: Place::Container, belongs: "on an enum: `#[mmd(name = \"shared-toon flag\")]`" },
-    Keyword { name: "tag", place: Place::Variant, belongs: "on an enum (`#[mmd(tag = u8)]`) or on its variants (`#[mmd(tag = 0)]`)" },
-    Keyword { name: "count", place: Place::Field, belongs: "on a Vec field: `#[mmd(count = i32)]`" },
-    Keyword { name: "len", place: Place::Field, belongs: "on a Vec field: `#[mmd(len = expr)]`" },
-    Keyword { name: "if", place: Place::Field, belongs: "on an Option field: `#[mmd(if = expr)]`" },
-    Keyword { name: "unless_eof", place: Place::Field, belongs: "on an Option field: `#[mmd(unless_eof)]`" },
-    Keyword { name: "rest", place: Place::Field, belongs: "on the last field, a Vec<u8>: `#[mmd(rest)]`" },
-    Keyword { name: "select", place: Place::Field, belongs: "on a field whose enum is `selected_by`: `#[mmd(select = expr)]`" },
-    Keyword { name: "switch_ctx", place: Place::Field, belongs: "on a field: `#[mmd(switch_ctx = expr)]`" },
+pub const KEYWORDS: &[Keyword] = &[
+    Keyword { name: "ctx", places: &[Struct, Enum], form: Form::Type, example: "ctx = Context", belongs: "on the struct or enum" },
+    Keyword { name: "magic", places: &[Struct, Enum], form: Form::ByteStr, example: "magic = b\"...\"", belongs: "on the struct or enum" },
+    Keyword { name: "crate", places: &[Struct, Enum], form: Form::Type, example: "crate = ::mmd_formats", belongs: "on the struct or enum" },
+    Keyword { name: "tag", places: &[Enum], form: Form::Type, example: "tag = u8", belongs: "on an enum (`#[mmd(tag = u8)]`) or on its variants (`#[mmd(tag = 0)]`)" },
+    Keyword { name: "selected_by", places: &[Enum], form: Form::Type, example: "selected_by = bool", belongs: "on an enum" },
+    Keyword { name: "name", places: &[Enum], form: Form::Str, example: "name = \"shared-toon flag\"", belongs: "on an enum" },
+    Keyword { name: "tag", places: &[Variant], form: Form::Expr, example: "tag = 0", belongs: "on an enum (`#[mmd(tag = u8)]`) or on its variants (`#[mmd(tag = 0)]`)" },
+    Keyword { name: "count", places: &[Field], form: Form::Type, example: "count = i32", belongs: "on a Vec field" },
+    Keyword { name: "len", places: &[Field], form: Form::Expr, example: "len = expr", belongs: "on a Vec field" },
+    Keyword { name: "if", places: &[Field], form: Form::Expr, example: "if = expr", belongs: "on an Option field" },
+    Keyword { name: "unless_eof", places: &[Field], form: Form::Flag, example: "unless_eof", belongs: "on an Option field" },
+    Keyword { name: "rest", places: &[Field], form: Form::Flag, example: "rest", belongs: "on the last field, a Vec<u8>" },
+    Keyword { name: "select", places: &[Field], form: Form::Expr, example: "select = expr", belongs: "on a field whose enum is `selected_by`" },
+    Keyword { name: "switch_ctx", places: &[Field], form: Form::Expr, example: "switch_ctx = expr", belongs: "on a field" },
 ];
+
+/// A parsed value.
+pub enum Value {
+    Type(Type),
+    Expr(Expr),
+    ByteStr(LitByteStr),
+    Str(LitStr),
+    Flag,
+}
 
 /// A parsed value with the keyword token it came from (for spans).
 pub struct Spanned<T> {
@@ -53,37 +104,75 @@ impl<T> Spanned<T> {
     }
 }
 
+/// The attributes of one item, by keyword.
 #[derive(Default)]
-pub struct ContainerAttrs {
-    pub ctx: Option<Spanned<Type>>,
-    pub magic: Option<Spanned<LitByteStr>>,
-    pub tag: Option<Spanned<Type>>,
-    pub selected_by: Option<Spanned<Type>>,
-    pub name: Option<Spanned<LitStr>>,
+pub struct Attrs {
+    entries: Vec<(&'static str, Spanned<Value>)>,
     /// An attribute here could not be parsed (unknown keyword, bad value): checks that
-    /// would only repeat that mistake ("an enum needs a tag") stay quiet.
+    /// would only repeat that mistake ("an enum needs a tag", "a Vec field needs a
+    /// count") stay quiet.
     pub poisoned: bool,
 }
 
-#[derive(Default)]
-pub struct VariantAttrs {
-    pub tag: Option<Spanned<Expr>>,
-    /// See [`ContainerAttrs::poisoned`].
-    pub poisoned: bool,
-}
+/// Typed access to the values; each getter names the form its keyword has in the table.
+impl Attrs {
+    fn get(&self, name: &str) -> Option<&Spanned<Value>> {
+        debug_assert!(KEYWORDS.iter().any(|k| k.name == name), "{name}");
+        self.entries
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v)
+    }
 
-#[derive(Default)]
-pub struct FieldAttrs {
-    pub count: Option<Spanned<Type>>,
-    pub len: Option<Spanned<Expr>>,
-    pub cond: Option<Spanned<Expr>>,
-    pub unless_eof: Option<Spanned<()>>,
-    pub rest: Option<Spanned<()>>,
-    pub select: Option<Spanned<Expr>>,
-    pub switch_ctx: Option<Spanned<Expr>>,
-    /// See [`ContainerAttrs::poisoned`]: a misspelt `count` must not also be reported as
-    /// "a Vec field needs a count".
-    pub poisoned: bool,
+    fn typed<'a, T>(
+        &'a self,
+        name: &str,
+        pick: impl Fn(&'a Value) -> Option<&'a T>,
+    ) -> Option<Spanned<&'a T>> {
+        let v = self.get(name)?;
+        Some(Spanned {
+            keyword: v.keyword.clone(),
+            value: pick(&v.value)?,
+        })
+    }
+
+    pub fn ty(&self, name: &str) -> Option<Spanned<&Type>> {
+        self.typed(name, |v| match v {
+            Value::Type(t) => Some(t),
+            _ => None,
+        })
+    }
+
+    pub fn expr(&self, name: &str) -> Option<Spanned<&Expr>> {
+        self.typed(name, |v| match v {
+            Value::Expr(e) => Some(e),
+            _ => None,
+        })
+    }
+
+    pub fn byte_str(&self, name: &str) -> Option<Spanned<&LitByteStr>> {
+        self.typed(name, |v| match v {
+            Value::ByteStr(b) => Some(b),
+            _ => None,
+        })
+    }
+
+    pub fn str(&self, name: &str) -> Option<Spanned<&LitStr>> {
+        self.typed(name, |v| match v {
+            Value::Str(s) => Some(s),
+            _ => None,
+        })
+    }
+
+    /// True when the keyword is given.
+    pub fn has(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// The span of the keyword, when it is given.
+    pub fn span_of(&self, name: &str) -> Option<Span> {
+        self.get(name).map(Spanned::span)
+    }
 }
 
 fn keyword_name(path: &Path) -> String {
@@ -107,34 +196,41 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-/// The error for a keyword that is not valid at `place`.
-fn unknown_keyword(cx: &Ctxt, path: &Path, place: Place) {
+/// The error for a keyword that has no entry for `place`.
+fn not_here(cx: &Ctxt, path: &Path, place: Place) {
     let name = keyword_name(path);
     if let Some(k) = KEYWORDS.iter().find(|k| k.name == name) {
-        let _ = k.place;
-        cx.error_spanned_by(path, format!("`{name}` belongs {}", k.belongs));
+        let msg = if k.belongs.contains('`') {
+            format!("`{name}` belongs {}", k.belongs)
+        } else {
+            format!("`{name}` belongs {}: `#[mmd({})]`", k.belongs, k.example)
+        };
+        let msg = match place {
+            // Put plainly what the item is not.
+            Struct if k.places == [Enum] => format!("`{name}` belongs on an enum, not on a struct"),
+            _ => msg,
+        };
+        cx.error_spanned_by(path, msg);
         return;
     }
-    let best = KEYWORDS
+    let here: Vec<&str> = KEYWORDS
         .iter()
-        .filter(|k| k.place == place)
-        .map(|k| (edit_distance(&name, k.name), k.name))
-        .min();
+        .filter(|k| k.places.contains(&place))
+        .map(|k| k.name)
+        .collect();
+    let best = here.iter().map(|k| (edit_distance(&name, k), *k)).min();
     match best {
         Some((d, suggestion)) if d <= 2 => cx.error_spanned_by(
             path,
             format!("unknown mmd attribute `{name}`; did you mean `{suggestion}`?"),
         ),
         _ => {
-            let known: Vec<String> = KEYWORDS
-                .iter()
-                .filter(|k| k.place == place)
-                .map(|k| format!("`{}`", k.name))
-                .collect();
+            let known: Vec<String> = here.iter().map(|k| format!("`{k}`")).collect();
             cx.error_spanned_by(
                 path,
                 format!(
-                    "unknown mmd attribute `{name}`; expected one of {}",
+                    "unknown mmd attribute `{name}` on {}; expected one of {}",
+                    place.text(),
                     known.join(", ")
                 ),
             )
@@ -142,9 +238,9 @@ fn unknown_keyword(cx: &Ctxt, path: &Path, place: Place) {
     }
 }
 
-/// Skips whatever follows an unknown keyword so parsing can go on.
+/// Skips whatever follows a keyword that could not be used, so parsing can go on.
 fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
-    if meta.input.peek(syn::Token![=]) {
+    if meta.input.peek(Token![=]) {
         let _: Expr = meta.value()?.parse()?;
     } else if meta.input.peek(syn::token::Paren) {
         let _ = meta.input.step(|c| match c.token_tree() {
@@ -155,33 +251,35 @@ fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
     Ok(())
 }
 
-fn set<T>(cx: &Ctxt, slot: &mut Option<Spanned<T>>, keyword: &Path, value: T) {
-    if slot.is_some() {
-        cx.error_spanned_by(
-            keyword,
-            format!(
-                "duplicate mmd attribute `{}`: each keyword is given once per item",
-                keyword_name(keyword)
-            ),
-        );
-    } else {
-        *slot = Some(Spanned {
-            keyword: keyword.clone(),
-            value,
-        });
+/// Parses the value of `k` as its form says.
+fn parse_value(cx: &Ctxt, meta: &ParseNestedMeta, k: &Keyword) -> Option<Value> {
+    let has_eq = meta.input.peek(Token![=]);
+    let has_paren = meta.input.peek(syn::token::Paren);
+    let needs_eq = k.form != Form::Flag;
+    if k.form == Form::Flag {
+        if has_eq || has_paren {
+            cx.error_spanned_by(&meta.path, format!("`{}` takes no value", k.name));
+            let _ = skip_value(meta);
+            return None;
+        }
+        return Some(Value::Flag);
     }
-}
-
-fn value<T: syn::parse::Parse>(cx: &Ctxt, meta: &ParseNestedMeta, example: &str) -> Option<T> {
-    if !meta.input.peek(syn::Token![=]) {
+    if needs_eq != has_eq || (!needs_eq && !has_paren) {
         cx.error_spanned_by(
             &meta.path,
-            format!("`{}` needs a value: `{example}`", keyword_name(&meta.path)),
+            format!("`{}` needs a value: `{}`", k.name, k.example),
         );
         let _ = skip_value(meta);
         return None;
     }
-    match meta.value().and_then(|v| v.parse::<T>()) {
+    let parsed = match k.form {
+        Form::Type => meta.value().and_then(|v| v.parse()).map(Value::Type),
+        Form::Expr => meta.value().and_then(|v| v.parse()).map(Value::Expr),
+        Form::ByteStr => meta.value().and_then(|v| v.parse()).map(Value::ByteStr),
+        Form::Str => meta.value().and_then(|v| v.parse()).map(Value::Str),
+        Form::Flag => unreachable!("handled above"),
+    };
+    match parsed {
         Ok(v) => Some(v),
         Err(e) => {
             cx.syn_error(e);
@@ -190,143 +288,50 @@ fn value<T: syn::parse::Parse>(cx: &Ctxt, meta: &ParseNestedMeta, example: &str)
     }
 }
 
-fn flag(cx: &Ctxt, meta: &ParseNestedMeta) -> bool {
-    if meta.input.peek(syn::Token![=]) || meta.input.peek(syn::token::Paren) {
-        cx.error_spanned_by(
-            &meta.path,
-            format!("`{}` takes no value", keyword_name(&meta.path)),
-        );
-        let _ = skip_value(meta);
-        return false;
-    }
-    true
-}
-
-/// Calls `each` on every keyword in every `#[mmd(...)]` attribute.
-fn for_each_keyword(cx: &Ctxt, attrs: &[Attribute], mut each: impl FnMut(&ParseNestedMeta)) {
+/// Parses every `#[mmd(...)]` attribute of an item at `place`.
+pub fn parse(cx: &Ctxt, attrs: &[Attribute], place: Place) -> Attrs {
+    let before = cx.error_count();
+    let mut out = Attrs::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("mmd")) {
         if let syn::Meta::Path(p) = &attr.meta {
             cx.error_spanned_by(p, "expected `#[mmd(...)]` with at least one keyword");
             continue;
         }
         let r = attr.parse_nested_meta(|meta| {
-            each(&meta);
+            let name = keyword_name(&meta.path);
+            let Some(k) = KEYWORDS
+                .iter()
+                .find(|k| k.name == name && k.places.contains(&place))
+            else {
+                not_here(cx, &meta.path, place);
+                return skip_value(&meta);
+            };
+            let Some(value) = parse_value(cx, &meta, k) else {
+                return Ok(());
+            };
+            if out.entries.iter().any(|(n, _)| *n == k.name) {
+                cx.error_spanned_by(
+                    &meta.path,
+                    format!(
+                        "duplicate mmd attribute `{}`: each keyword is given once per item",
+                        k.name
+                    ),
+                );
+            } else {
+                out.entries.push((
+                    k.name,
+                    Spanned {
+                        keyword: meta.path.clone(),
+                        value,
+                    },
+                ));
+            }
             Ok(())
         });
         if let Err(e) = r {
             cx.syn_error(e);
         }
     }
-}
-
-pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
-    let before = cx.error_count();
-    let mut out = ContainerAttrs::default();
-    for_each_keyword(cx, attrs, |meta| {
-        let p = &meta.path;
-        let name = keyword_name(p);
-        match name.as_str() {
-            "ctx" => {
-                if let Some(v) = value(cx, meta, "ctx = Context") {
-                    set(cx, &mut out.ctx, p, v)
-                }
-            }
-            "magic" => {
-                if let Some(v) = value(cx, meta, "magic = b\"PMX \"") {
-                    set(cx, &mut out.magic, p, v)
-                }
-            }
-            "tag" => {
-                if let Some(v) = value(cx, meta, "tag = u8") {
-                    set(cx, &mut out.tag, p, v)
-                }
-            }
-            "selected_by" => {
-                if let Some(v) = value(cx, meta, "selected_by = bool") {
-                    set(cx, &mut out.selected_by, p, v)
-                }
-            }
-            "name" => {
-                if let Some(v) = value(cx, meta, "name = \"weight type\"") {
-                    set(cx, &mut out.name, p, v)
-                }
-            }
-            _ => {
-                unknown_keyword(cx, p, Place::Container);
-                let _ = skip_value(meta);
-            }
-        }
-    });
-    out.poisoned = cx.error_count() > before;
-    out
-}
-
-pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
-    let before = cx.error_count();
-    let mut out = VariantAttrs::default();
-    for_each_keyword(cx, attrs, |meta| {
-        let p = &meta.path;
-        if p.is_ident("tag") {
-            if let Some(v) = value(cx, meta, "tag = 0") {
-                set(cx, &mut out.tag, p, v)
-            }
-        } else {
-            unknown_keyword(cx, p, Place::Variant);
-            let _ = skip_value(meta);
-        }
-    });
-    out.poisoned = cx.error_count() > before;
-    out
-}
-
-pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
-    let before = cx.error_count();
-    let mut out = FieldAttrs::default();
-    for_each_keyword(cx, attrs, |meta| {
-        let p = &meta.path;
-        let name = keyword_name(p);
-        match name.as_str() {
-            "count" => {
-                if let Some(v) = value(cx, meta, "count = i32") {
-                    set(cx, &mut out.count, p, v)
-                }
-            }
-            "len" => {
-                if let Some(v) = value(cx, meta, "len = expr") {
-                    set(cx, &mut out.len, p, v)
-                }
-            }
-            "if" => {
-                if let Some(v) = value(cx, meta, "if = expr") {
-                    set(cx, &mut out.cond, p, v)
-                }
-            }
-            "select" => {
-                if let Some(v) = value(cx, meta, "select = expr") {
-                    set(cx, &mut out.select, p, v)
-                }
-            }
-            "switch_ctx" => {
-                if let Some(v) = value(cx, meta, "switch_ctx = expr") {
-                    set(cx, &mut out.switch_ctx, p, v)
-                }
-            }
-            "unless_eof" => {
-                if flag(cx, meta) {
-                    set(cx, &mut out.unless_eof, p, ())
-                }
-            }
-            "rest" => {
-                if flag(cx, meta) {
-                    set(cx, &mut out.rest, p, ())
-                }
-            }
-            _ => {
-                unknown_keyword(cx, p, Place::Field);
-                let _ = skip_value(meta);
-            }
-        }
-    });
     out.poisoned = cx.error_count() > before;
     out
 }

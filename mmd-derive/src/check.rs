@@ -6,10 +6,9 @@ use crate::ast::{
     TagKind, TagSpec, TagValue,
 };
 use crate::ctxt::Ctxt;
+use crate::COUNT_TYPES;
 use syn::visit::Visit;
 use syn::{Expr, Ident};
-
-const COUNT_TYPES: &[&str] = &["u8", "u16", "u32", "u64", "i8", "i16", "i32"];
 
 pub fn check(cx: &Ctxt, cont: &mut Container) {
     if !cont.original.generics.params.is_empty() {
@@ -18,25 +17,10 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
             "`#[derive(Mmd)]` does not support generic types: a format type has one layout",
         );
     }
-    let declared_ctx = cont.attrs.ctx.is_some();
+    let declared_ctx = cont.attrs.has("ctx");
     let type_name = cont.ident.to_string();
     match &mut cont.data {
         Data::Struct(fields) => {
-            for (key, span) in [
-                ("tag", cont.attrs.tag.as_ref().map(|a| a.span())),
-                (
-                    "selected_by",
-                    cont.attrs.selected_by.as_ref().map(|a| a.span()),
-                ),
-                ("name", cont.attrs.name.as_ref().map(|a| a.span())),
-            ] {
-                if let Some(span) = span {
-                    cx.syn_error(syn::Error::new(
-                        span,
-                        format!("`{key}` belongs on an enum, not on a struct"),
-                    ));
-                }
-            }
             check_fields(cx, fields, declared_ctx, &type_name, true);
         }
         Data::Enum(variants) => {
@@ -47,7 +31,7 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
             let mut seen: Vec<(TagValue, String)> = Vec::new();
             for v in variants.iter_mut() {
                 check_fields(cx, &mut v.fields, declared_ctx, &type_name, false);
-                let Some(tag_attr) = &v.attrs.tag else {
+                let Some(tag_attr) = v.attrs.expr("tag") else {
                     if v.attrs.poisoned {
                         continue;
                     }
@@ -58,12 +42,12 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
                     continue;
                 };
                 let Some(spec) = &tag else { continue };
-                let Some(value) = tag_value(cx, &tag_attr.value, spec) else {
+                let Some(value) = tag_value(cx, tag_attr.value, spec) else {
                     continue;
                 };
                 if let Some((_, other)) = seen.iter().find(|(t, _)| *t == value) {
                     cx.error_spanned_by(
-                        &tag_attr.value,
+                        tag_attr.value,
                         format!(
                             "tag {} is already used by variant `{other}`",
                             value.display()
@@ -79,24 +63,18 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
     }
 }
 
-fn check_tag_spec(
-    cx: &Ctxt,
-    ident: &Ident,
-    attrs: &crate::attr::ContainerAttrs,
-) -> Option<TagSpec> {
+fn check_tag_spec(cx: &Ctxt, ident: &Ident, attrs: &crate::attr::Attrs) -> Option<TagSpec> {
     let name = attrs
-        .name
-        .as_ref()
+        .str("name")
         .map(|n| n.value.value())
         .unwrap_or_else(|| format!("{ident} tag"));
-    match (&attrs.tag, &attrs.selected_by) {
-        (Some(t), Some(s)) => {
+    match (attrs.ty("tag"), attrs.ty("selected_by")) {
+        (Some(_), Some(s)) => {
             cx.syn_error(syn::Error::new(
                 s.span(),
                 "`tag` and `selected_by` conflict: the tag is either read from the file \
                  (`tag = u8`) or computed by the enclosing struct (`selected_by = bool`)",
             ));
-            let _ = t;
             None
         }
         (None, None) => {
@@ -110,14 +88,14 @@ fn check_tag_spec(
             );
             None
         }
-        (Some(t), None) => match TagKind::from_type(&t.value) {
+        (Some(t), None) => match TagKind::from_type(t.value) {
             Some(TagKind::Bool) | None => {
                 cx.error_spanned_by(
-                    &t.value,
+                    t.value,
                     format!(
                         "a tag read from the file must be an integer type \
                          (u8, u16, u32, i8, i16, i32), not `{}`",
-                        type_text(&t.value)
+                        type_text(t.value)
                     ),
                 );
                 None
@@ -129,13 +107,13 @@ fn check_tag_spec(
                 name,
             }),
         },
-        (None, Some(s)) => match TagKind::from_type(&s.value) {
+        (None, Some(s)) => match TagKind::from_type(s.value) {
             None => {
                 cx.error_spanned_by(
-                    &s.value,
+                    s.value,
                     format!(
                         "a selector must be `bool` or an integer type, not `{}`",
-                        type_text(&s.value)
+                        type_text(s.value)
                     ),
                 );
                 None
@@ -308,20 +286,16 @@ fn check_fields(
             );
         }
         let shape = field_shape(cx, f, i + 1 == n);
-        for (keyword, e) in [
-            ("len", f.attrs.len.as_ref().map(|a| &a.value)),
-            ("if", f.attrs.cond.as_ref().map(|a| &a.value)),
-            ("select", f.attrs.select.as_ref().map(|a| &a.value)),
-        ] {
-            if let Some(e) = e {
-                check_expr(cx, e, keyword, &names, i, has_ctx, type_name);
+        for keyword in ["len", "if", "select"] {
+            if let Some(e) = f.attrs.expr(keyword) {
+                check_expr(cx, e.value, keyword, &names, i, has_ctx, type_name);
             }
         }
-        if let Some(sw) = &f.attrs.switch_ctx {
+        if let Some(sw) = f.attrs.expr("switch_ctx") {
             // The new context is computed after this field, so the field itself may be used.
             check_expr(
                 cx,
-                &sw.value,
+                sw.value,
                 "switch_ctx",
                 &names,
                 i + 1,
@@ -374,24 +348,17 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
     // Conflicting directives. A conflict is one mistake: report it once and check this
     // field no further (its type would only draw follow-on errors).
     let mut conflict = false;
-    if let (Some(_), Some(l)) = (&a.count, &a.len) {
+    if let (true, Some(l)) = (a.has("count"), a.span_of("len")) {
         cx.syn_error(syn::Error::new(
-            l.span(),
+            l,
             "`count` and `len` conflict: either a count precedes the elements (`count = i32`) \
              or an expression gives their number (`len = expr`)",
         ));
         conflict = true;
     }
-    if a.rest.is_some() {
-        let others = [
-            ("count", a.count.as_ref().map(|x| x.span())),
-            ("len", a.len.as_ref().map(|x| x.span())),
-            ("if", a.cond.as_ref().map(|x| x.span())),
-            ("unless_eof", a.unless_eof.as_ref().map(|x| x.span())),
-            ("select", a.select.as_ref().map(|x| x.span())),
-        ];
-        for (key, span) in others {
-            if let Some(span) = span {
+    if a.has("rest") {
+        for key in ["count", "len", "if", "unless_eof", "select"] {
+            if let Some(span) = a.span_of(key) {
                 cx.syn_error(syn::Error::new(
                     span,
                     format!(
@@ -403,11 +370,11 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
             }
         }
     }
-    if let Some(s) = &a.select {
-        for (key, present) in [("count", a.count.is_some()), ("len", a.len.is_some())] {
-            if present {
+    if let Some(s) = a.span_of("select") {
+        for key in ["count", "len"] {
+            if a.has(key) {
                 cx.syn_error(syn::Error::new(
-                    s.span(),
+                    s,
                     format!(
                         "`select` and `{key}` conflict: `select` picks the variant of one enum \
                          value, not of each element of a Vec"
@@ -421,28 +388,24 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
         return None;
     }
     let mut ok = true;
-    if let Some(r) = &a.rest {
+    if let Some(r) = a.span_of("rest") {
         if !is_last {
             cx.syn_error(syn::Error::new(
-                r.span(),
+                r,
                 "`rest` must be on the last field: it takes every byte up to the end of the input",
             ));
             ok = false;
         }
     }
     // Presence: Option<..>.
-    let optional = a.cond.is_some() || a.unless_eof.is_some();
+    let optional = a.has("if") || a.has("unless_eof");
     let mut ty = f.ty;
     if optional {
         match generic_inner(ty, "Option") {
             Some(inner) => ty = inner,
             None => {
-                let key = if a.cond.is_some() { "if" } else { "unless_eof" };
-                let span = a
-                    .cond
-                    .as_ref()
-                    .map(|c| c.span())
-                    .or(a.unless_eof.as_ref().map(|c| c.span()));
+                let key = if a.has("if") { "if" } else { "unless_eof" };
+                let span = a.span_of("if").or(a.span_of("unless_eof"));
                 cx.syn_error(syn::Error::new(
                     span.unwrap_or_else(proc_macro2::Span::call_site),
                     format!(
@@ -463,11 +426,11 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
         ok = false;
     }
     // Repetition: Vec<..>.
-    let repeat = if let Some(c) = &a.count {
-        let name = type_text(&c.value);
+    let repeat = if let Some(c) = a.ty("count") {
+        let name = type_text(c.value);
         if !COUNT_TYPES.contains(&name.as_str()) {
             cx.error_spanned_by(
-                &c.value,
+                c.value,
                 format!(
                     "a count must be one of {}; `{name}` is not",
                     COUNT_TYPES.join(", ")
@@ -476,9 +439,9 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
             ok = false;
         }
         Repeat::Count(c.value.clone())
-    } else if let Some(l) = &a.len {
+    } else if let Some(l) = a.expr("len") {
         Repeat::Len(l.value.clone())
-    } else if a.rest.is_some() {
+    } else if a.has("rest") {
         Repeat::Rest
     } else {
         Repeat::One
@@ -500,13 +463,12 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
         Repeat::Count(_) | Repeat::Len(_) => match generic_inner(ty, "Vec") {
             Some(inner) => inner.clone(),
             None => {
-                let (key, span) = match &a.count {
-                    Some(c) => ("count", c.span()),
+                let (key, span) = match a.span_of("count") {
+                    Some(c) => ("count", c),
                     None => (
                         "len",
-                        a.len
-                            .as_ref()
-                            .map_or_else(proc_macro2::Span::call_site, |l| l.span()),
+                        a.span_of("len")
+                            .unwrap_or_else(proc_macro2::Span::call_site),
                     ),
                 };
                 cx.syn_error(syn::Error::new(
@@ -524,9 +486,7 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
             let is_bytes = generic_inner(ty, "Vec").map(type_text).as_deref() == Some("u8");
             if !is_bytes {
                 cx.syn_error(syn::Error::new(
-                    a.rest
-                        .as_ref()
-                        .map(|r| r.span())
+                    a.span_of("rest")
                         .unwrap_or_else(proc_macro2::Span::call_site),
                     format!(
                         "`rest` belongs on a Vec<u8> field; `{}` is not one",
@@ -538,17 +498,17 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
             ty.clone()
         }
     };
-    let presence = match (&a.cond, &a.unless_eof) {
-        (Some(c), Some(_)) => Presence::IfUnlessEof(c.value.clone()),
-        (Some(c), None) => Presence::If(c.value.clone()),
-        (None, Some(_)) => Presence::UnlessEof,
-        (None, None) => Presence::Always,
+    let presence = match (a.expr("if"), a.has("unless_eof")) {
+        (Some(c), true) => Presence::IfUnlessEof(c.value.clone()),
+        (Some(c), false) => Presence::If(c.value.clone()),
+        (None, true) => Presence::UnlessEof,
+        (None, false) => Presence::Always,
     };
     ok.then(|| Shape {
         presence,
         repeat,
         value_ty,
-        select: a.select.as_ref().map(|s| s.value.clone()),
-        switch_ctx: a.switch_ctx.as_ref().map(|s| s.value.clone()),
+        select: a.expr("select").map(|s| s.value.clone()),
+        switch_ctx: a.expr("switch_ctx").map(|s| s.value.clone()),
     })
 }

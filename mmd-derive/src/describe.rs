@@ -1,13 +1,13 @@
 //! Generates the layout descriptor (`Describe`) from the same model as the codec.
 
 use crate::ast::{expr_text, type_text, Container, Data, Fields, Presence, Repeat};
-use crate::paths;
+use crate::paths::Paths;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-fn opt_str(s: Option<String>) -> TokenStream {
-    let some = paths::some();
-    let none = paths::none();
+fn opt_str(p: &Paths, s: Option<String>) -> TokenStream {
+    let some = p.some();
+    let none = p.none();
     match s {
         Some(s) => {
             let l = Literal::string(&s);
@@ -17,10 +17,11 @@ fn opt_str(s: Option<String>) -> TokenStream {
     }
 }
 
-fn field_layouts(fields: &Fields) -> TokenStream {
-    let layout = paths::layout();
-    let describe = paths::describe();
-    let rt = paths::rt();
+fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
+    let none = p.none();
+    let layout = p.layout();
+    let describe = p.describe();
+    let rt = p.rt();
     let items = fields.fields.iter().map(|f| {
         let shape = f.shape.as_ref().expect("checked");
         let name = Literal::string(&f.name);
@@ -54,13 +55,10 @@ fn field_layouts(fields: &Fields) -> TokenStream {
                 quote!(#layout::Presence::IfUnlessEof(#t))
             }
         };
-        let select = opt_str(shape.select.as_ref().map(expr_text));
-        let switch = opt_str(shape.switch_ctx.as_ref().map(expr_text));
+        let select = opt_str(p, shape.select.as_ref().map(expr_text));
+        let switch = opt_str(p, shape.switch_ctx.as_ref().map(expr_text));
         let (size, layout_fn) = match &shape.repeat {
-            Repeat::Rest => (
-                quote!(#layout::Size::Variable),
-                quote!(|| ::core::option::Option::None),
-            ),
+            Repeat::Rest => (quote!(#layout::Size::Variable), quote!(|| #none)),
             _ => (
                 quote!(<#vt as #describe>::SIZE),
                 quote!(<#vt as #describe>::layout),
@@ -84,10 +82,10 @@ fn field_layouts(fields: &Fields) -> TokenStream {
 }
 
 /// `(SIZE, MIN_SIZE)` of a run of fields.
-fn field_sizes(fields: &Fields, magic_len: u64) -> (TokenStream, TokenStream) {
-    let layout = paths::layout();
-    let describe = paths::describe();
-    let rt = paths::rt();
+fn field_sizes(p: &Paths, fields: &Fields, magic_len: u64) -> (TokenStream, TokenStream) {
+    let layout = p.layout();
+    let describe = p.describe();
+    let rt = p.rt();
     let mut sizes = vec![quote!(#layout::Size::Fixed(#magic_len))];
     let mut mins = vec![quote!(#magic_len)];
     for f in &fields.fields {
@@ -114,40 +112,35 @@ fn field_sizes(fields: &Fields, magic_len: u64) -> (TokenStream, TokenStream) {
 
 /// The `Describe` impl.
 pub fn expand(cont: &Container) -> TokenStream {
-    let layout = paths::layout();
-    let describe = paths::describe();
+    let p = &cont.paths;
+    let layout = p.layout();
+    let describe = p.describe();
     let ident = cont.ident;
     let name = Literal::string(&ident.to_string());
     let doc = Literal::string(&cont.doc);
-    let context = opt_str(cont.attrs.ctx.as_ref().map(|c| type_text(&c.value)));
-    let magic_len = cont
-        .attrs
-        .magic
-        .as_ref()
-        .map(|m| m.value.value().len() as u64)
-        .unwrap_or(0);
-    let magic = match &cont.attrs.magic {
-        Some(m) => {
-            let m = &m.value;
-            quote!(::core::option::Option::Some(#m))
-        }
-        None => quote!(::core::option::Option::None),
+    let context = opt_str(p, cont.attrs.ty("ctx").map(|c| type_text(c.value)));
+    let magic_lit = cont.attrs.byte_str("magic").map(|m| m.value);
+    let magic_len = magic_lit.map(|m| m.value().len() as u64).unwrap_or(0);
+    let (some, none, option) = (p.some(), p.none(), p.option());
+    let magic = match magic_lit {
+        Some(m) => quote!(#some(#m)),
+        None => none.clone(),
     };
     let (size, min, body) = match &cont.data {
         Data::Struct(fields) => {
-            let (size, min) = field_sizes(fields, magic_len);
-            let fl = field_layouts(fields);
+            let (size, min) = field_sizes(p, fields, magic_len);
+            let fl = field_layouts(p, fields);
             (size, min, quote!(#layout::Body::Struct(#fl)))
         }
         Data::Enum(variants) => {
             let spec = cont.tag.as_ref().expect("checked");
             let tag_size = if spec.read { spec.kind.size() } else { 0 } + magic_len;
-            let mins = variants.iter().map(|v| field_sizes(&v.fields, 0).1);
+            let mins = variants.iter().map(|v| field_sizes(p, &v.fields, 0).1);
             let vls = variants.iter().map(|v| {
                 let vname = Literal::string(&v.ident.to_string());
                 let vdoc = Literal::string(&v.doc);
                 let tag = Literal::string(&v.tag.as_ref().expect("checked").display());
-                let fl = field_layouts(&v.fields);
+                let fl = field_layouts(p, &v.fields);
                 quote! {
                     #layout::VariantLayout { name: #vname, doc: #vdoc, tag: #tag, fields: #fl }
                 }
@@ -172,7 +165,7 @@ pub fn expand(cont: &Container) -> TokenStream {
         impl #describe for #ident {
             const SIZE: #layout::Size = #size;
             const MIN_SIZE: u64 = #min;
-            fn layout() -> ::core::option::Option<&'static #layout::TypeLayout> {
+            fn layout() -> #option<&'static #layout::TypeLayout> {
                 static LAYOUT: #layout::TypeLayout = #layout::TypeLayout {
                     name: #name,
                     doc: #doc,
@@ -180,7 +173,7 @@ pub fn expand(cont: &Container) -> TokenStream {
                     magic: #magic,
                     body: #body,
                 };
-                ::core::option::Option::Some(&LAYOUT)
+                #some(&LAYOUT)
             }
         }
     }

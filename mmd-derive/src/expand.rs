@@ -2,7 +2,8 @@
 
 use crate::ast::{Container, Data, Repeat};
 use crate::ctxt::Ctxt;
-use crate::{check, describe, paths, read, walk, write};
+use crate::paths::Paths;
+use crate::{check, describe, read, walk, write};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::DeriveInput;
@@ -14,10 +15,14 @@ pub fn derive(input: &DeriveInput) -> TokenStream {
         check::check(&cx, &mut c);
         c
     });
+    let paths = |c: &Option<Container>| match c {
+        Some(c) => Paths::new(c.attrs.ty("crate").map(|t| t.value.clone())),
+        None => Paths::new(None),
+    };
     match (cx.check(), cont) {
         (Ok(()), Some(cont)) => generate(&cont),
-        (Err(errors), _) => fallback(input, errors),
-        (Ok(()), None) => fallback(input, Vec::new()),
+        (Err(errors), cont) => fallback(&paths(&cont), input, errors),
+        (Ok(()), None) => fallback(&Paths::new(None), input, Vec::new()),
     }
 }
 
@@ -56,7 +61,8 @@ fn bounds(cont: &Container, trait_path: &TokenStream, for_decode: bool) -> Vec<T
 /// A field that needs a context (an index, a `PmxText`) fails here, once, at its type, and
 /// the trait's `on_unimplemented` note says to add `#[mmd(ctx = ...)]`.
 fn context_free_checks(cont: &Container) -> TokenStream {
-    let decode = paths::decode();
+    let p = &cont.paths;
+    let decode = p.decode();
     let mut checks = Vec::new();
     let mut each = |fields: &crate::ast::Fields| {
         for f in &fields.fields {
@@ -87,16 +93,18 @@ fn context_free_checks(cont: &Container) -> TokenStream {
 }
 
 fn generate(cont: &Container) -> TokenStream {
+    let p = &cont.paths;
+    let sized = p.sized();
     let ident = cont.ident;
-    let decode = paths::decode();
-    let decode_selected = paths::decode_selected();
-    let encode = paths::encode();
-    let selected = paths::selected();
-    let input = paths::input();
-    let output = paths::output();
-    let result = paths::result();
-    let rt = paths::rt();
-    let binrw = paths::binrw();
+    let decode = p.decode();
+    let decode_selected = p.decode_selected();
+    let encode = p.encode();
+    let selected = p.selected();
+    let input = p.input();
+    let output = p.output();
+    let result = p.result();
+    let rt = p.rt();
+    let binrw = p.binrw();
 
     let read_body = read::expand(cont);
     let write_body = write::expand(cont);
@@ -105,16 +113,16 @@ fn generate(cont: &Container) -> TokenStream {
     let spec = cont.tag.as_ref();
 
     // Declared context: concrete impls. None: generic over every context the fields accept.
-    let (impl_generics, ctx_ty, dec_where, enc_where, args_ty) = match &cont.attrs.ctx {
+    let (impl_generics, ctx_ty, dec_where, enc_where, args_ty) = match cont.attrs.ty("ctx") {
         Some(c) => {
-            let c = &c.value;
+            let c = c.value;
             (quote!(), quote!(#c), quote!(), quote!(), quote!(#c))
         }
         None => {
             let db = bounds(cont, &decode, true);
             let eb = bounds(cont, &encode, false);
             (
-                quote!(<__C: ?::core::marker::Sized>),
+                quote!(<__C: ?#sized>),
                 quote!(__C),
                 quote!(where #(#db,)*),
                 quote!(where #(#eb,)*),
@@ -126,12 +134,13 @@ fn generate(cont: &Container) -> TokenStream {
     // Without a declared context the binrw impls need the type to work with `()`. The
     // bound is written higher-ranked so that, when it does not hold, the impl is merely
     // unusable instead of a second and third error: `context_free_checks` reports it once.
-    let no_ctx = cont.attrs.ctx.is_none();
+    let no_ctx = !cont.attrs.has("ctx");
     let checks = if no_ctx {
         context_free_checks(cont)
     } else {
         quote!()
     };
+
     let read_where = |bound: TokenStream| {
         if no_ctx {
             quote!(where for<'__mmd_hr> #ident: #bound)
@@ -149,7 +158,7 @@ fn generate(cont: &Container) -> TokenStream {
             #[automatically_derived]
             impl #impl_generics #decode_selected<#ctx_ty, #sel> for #ident #dec_where {
                 #[allow(unused_variables, unused_braces, clippy::all)]
-                fn decode_selected<__I: #input + ?::core::marker::Sized>(
+                fn decode_selected<__I: #input + ?#sized>(
                     __mmd_input: &mut __I,
                     ctx: &#ctx_ty,
                     __mmd_tag: #sel,
@@ -182,7 +191,7 @@ fn generate(cont: &Container) -> TokenStream {
             impl #impl_generics #decode<#ctx_ty> for #ident #dec_where {
                 #[allow(unused_variables, unused_braces, clippy::all)]
                 #[inline]
-                fn decode<__I: #input + ?::core::marker::Sized>(
+                fn decode<__I: #input + ?#sized>(
                     __mmd_input: &mut __I,
                     ctx: &#ctx_ty,
                 ) -> #result<Self> {
@@ -213,7 +222,7 @@ fn generate(cont: &Container) -> TokenStream {
             impl #impl_generics #encode<#ctx_ty> for #ident #enc_where {
                 #[allow(unused_variables, unused_mut, unused_braces, non_shorthand_field_patterns, clippy::all)]
                 #[inline]
-                fn encode<__O: #output + ?::core::marker::Sized>(
+                fn encode<__O: #output + ?#sized>(
                     &self,
                     __mmd_out: &mut __O,
                     ctx: &#ctx_ty,
@@ -245,32 +254,34 @@ fn generate(cont: &Container) -> TokenStream {
 }
 
 /// On attribute errors: the errors, plus stub impls so that one mistake gives one error.
-fn fallback(input: &DeriveInput, errors: Vec<syn::Error>) -> TokenStream {
+fn fallback(p: &Paths, input: &DeriveInput, errors: Vec<syn::Error>) -> TokenStream {
+    let sized = p.sized();
+    let unreachable = p.unreachable();
     let ident = &input.ident;
     let errors = errors.into_iter().map(|e| e.to_compile_error());
-    let decode = paths::decode();
-    let decode_selected = paths::decode_selected();
-    let encode = paths::encode();
-    let selected = paths::selected();
-    let describe = paths::describe();
-    let input_t = paths::input();
-    let output = paths::output();
-    let result = paths::result();
-    let layout = paths::layout();
-    let walk = paths::walk();
+    let decode = p.decode();
+    let decode_selected = p.decode_selected();
+    let encode = p.encode();
+    let selected = p.selected();
+    let describe = p.describe();
+    let input_t = p.input();
+    let output = p.output();
+    let result = p.result();
+    let layout = p.layout();
+    let walk = p.walk();
     let is_enum = matches!(input.data, syn::Data::Enum(_));
     let enum_stubs = is_enum.then(|| {
         quote! {
-            impl<__C: ?::core::marker::Sized, __S> #decode_selected<__C, __S> for #ident {
-                fn decode_selected<__I: #input_t + ?::core::marker::Sized>(
+            impl<__C: ?#sized, __S> #decode_selected<__C, __S> for #ident {
+                fn decode_selected<__I: #input_t + ?#sized>(
                     _: &mut __I, _: &__C, _: __S,
                 ) -> #result<Self> {
-                    ::core::unreachable!()
+                    #unreachable
                 }
             }
             impl<__S> #selected<__S> for #ident {
                 fn selector(&self) -> __S {
-                    ::core::unreachable!()
+                    #unreachable
                 }
             }
         }
@@ -279,18 +290,18 @@ fn fallback(input: &DeriveInput, errors: Vec<syn::Error>) -> TokenStream {
         quote! {
             #[allow(unreachable_code, clippy::all)]
             const _: () = {
-                impl<__C: ?::core::marker::Sized> #decode<__C> for #ident {
-                    fn decode<__I: #input_t + ?::core::marker::Sized>(
+                impl<__C: ?#sized> #decode<__C> for #ident {
+                    fn decode<__I: #input_t + ?#sized>(
                         _: &mut __I, _: &__C,
                     ) -> #result<Self> {
-                        ::core::unreachable!()
+                        #unreachable
                     }
                 }
-                impl<__C: ?::core::marker::Sized> #encode<__C> for #ident {
-                    fn encode<__O: #output + ?::core::marker::Sized>(
+                impl<__C: ?#sized> #encode<__C> for #ident {
+                    fn encode<__O: #output + ?#sized>(
                         &self, _: &mut __O, _: &__C,
                     ) -> #result<()> {
-                        ::core::unreachable!()
+                        #unreachable
                     }
                 }
                 impl #describe for #ident {
@@ -299,7 +310,7 @@ fn fallback(input: &DeriveInput, errors: Vec<syn::Error>) -> TokenStream {
                 }
                 impl #walk::Walk for #ident {
                     fn walk(&self, _: &mut dyn #walk::Visitor) {
-                        ::core::unreachable!()
+                        #unreachable
                     }
                 }
                 #enum_stubs

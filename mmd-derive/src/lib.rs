@@ -19,6 +19,10 @@ mod write;
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
 
+/// The integer types a count may have on disk: the one list, used by the derive's check
+/// and, through [`__for_each_count_type`], by the runtime's `CountInt` impls.
+const COUNT_TYPES: &[&str] = &["u8", "u16", "u32", "u64", "i8", "i16", "i32"];
+
 /// Derives `Decode`, `Encode`, `Describe`, `Walk`, `binrw::BinRead` and `binrw::BinWrite`.
 ///
 /// See the `mmd-formats` crate documentation for the attributes.
@@ -26,4 +30,17 @@ use syn::{parse_macro_input, DeriveInput};
 pub fn derive_mmd(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand::derive(&input).into()
+}
+
+/// `__for_each_count_type!(m)` expands to `m!(u8, u16, ...)` with the count types the
+/// derive accepts, so that the runtime implements `CountInt` for exactly those. Not a
+/// stable interface.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __for_each_count_type(input: TokenStream) -> TokenStream {
+    let name = parse_macro_input!(input as syn::Path);
+    let types = COUNT_TYPES
+        .iter()
+        .map(|t| syn::Ident::new(t, proc_macro2::Span::call_site()));
+    quote::quote!(#name!(#(#types),*);).into()
 }

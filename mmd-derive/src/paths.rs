@@ -1,73 +1,79 @@
 //! Every path the generated code names, in one table. Generated code names nothing
 //! implicitly: it is tested under `#![no_implicit_prelude]`.
+//!
+//! The runtime crate is `::mmd_formats` unless the item says otherwise with
+//! `#[mmd(crate = path)]` (for a crate that renames its dependency or re-exports it).
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-pub fn private() -> TokenStream {
-    quote!(::mmd_formats::__private)
+/// The paths of one derive invocation.
+pub struct Paths {
+    root: TokenStream,
 }
-pub fn decode() -> TokenStream {
-    let p = private();
-    quote!(#p::Decode)
+
+macro_rules! private_paths {
+    ($($name:ident => $($seg:ident)::+;)*) => {
+        impl Paths {
+            $(
+                pub fn $name(&self) -> TokenStream {
+                    let p = self.private();
+                    quote!(#p $(::$seg)+)
+                }
+            )*
+        }
+    };
 }
-pub fn decode_selected() -> TokenStream {
-    let p = private();
-    quote!(#p::DecodeSelected)
+
+private_paths! {
+    decode => Decode;
+    decode_selected => DecodeSelected;
+    encode => Encode;
+    selected => Selected;
+    describe => Describe;
+    input => Input;
+    output => Output;
+    result => Result;
+    rt => rt;
+    layout => layout;
+    binrw => binrw;
+    walk => walk;
+    segment => walk::Segment;
 }
-pub fn encode() -> TokenStream {
-    let p = private();
-    quote!(#p::Encode)
-}
-pub fn selected() -> TokenStream {
-    let p = private();
-    quote!(#p::Selected)
-}
-pub fn describe() -> TokenStream {
-    let p = private();
-    quote!(#p::Describe)
-}
-pub fn input() -> TokenStream {
-    let p = private();
-    quote!(#p::Input)
-}
-pub fn output() -> TokenStream {
-    let p = private();
-    quote!(#p::Output)
-}
-pub fn result() -> TokenStream {
-    let p = private();
-    quote!(#p::Result)
-}
-pub fn rt() -> TokenStream {
-    let p = private();
-    quote!(#p::rt)
-}
-pub fn layout() -> TokenStream {
-    let p = private();
-    quote!(#p::layout)
-}
-pub fn binrw() -> TokenStream {
-    let p = private();
-    quote!(#p::binrw)
-}
-pub fn ok() -> TokenStream {
-    quote!(::core::result::Result::Ok)
-}
-pub fn err() -> TokenStream {
-    quote!(::core::result::Result::Err)
-}
-pub fn some() -> TokenStream {
-    quote!(::core::option::Option::Some)
-}
-pub fn none() -> TokenStream {
-    quote!(::core::option::Option::None)
-}
-pub fn walk() -> TokenStream {
-    let p = private();
-    quote!(#p::walk)
-}
-pub fn segment() -> TokenStream {
-    let p = private();
-    quote!(#p::walk::Segment)
+
+impl Paths {
+    pub fn new(root: Option<syn::Type>) -> Self {
+        Paths {
+            root: match root {
+                Some(t) => quote!(#t),
+                None => quote!(::mmd_formats),
+            },
+        }
+    }
+
+    pub fn private(&self) -> TokenStream {
+        let root = &self.root;
+        quote!(#root::__private)
+    }
+    pub fn ok(&self) -> TokenStream {
+        quote!(::core::result::Result::Ok)
+    }
+    pub fn err(&self) -> TokenStream {
+        quote!(::core::result::Result::Err)
+    }
+    pub fn some(&self) -> TokenStream {
+        quote!(::core::option::Option::Some)
+    }
+    pub fn none(&self) -> TokenStream {
+        quote!(::core::option::Option::None)
+    }
+    pub fn option(&self) -> TokenStream {
+        quote!(::core::option::Option)
+    }
+    pub fn sized(&self) -> TokenStream {
+        quote!(::core::marker::Sized)
+    }
+    pub fn unreachable(&self) -> TokenStream {
+        quote!(::core::unreachable!())
+    }
 }

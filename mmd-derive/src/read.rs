@@ -1,7 +1,7 @@
 //! Generates the reader: one `let` per field in file order, then the value.
 
-use crate::ast::{expr_text, Container, Data, Fields, Presence, Repeat, Style, TagValue};
-use crate::paths;
+use crate::ast::{Container, Data, Fields, Presence, Repeat, Style, TagValue};
+use crate::paths::Paths;
 use proc_macro2::{Literal, TokenStream};
 use quote::{quote, quote_spanned};
 
@@ -11,17 +11,22 @@ use quote::{quote, quote_spanned};
 /// impl of a type without a declared context (so that an enum that needs a context is
 /// reported as an unmet bound at the field's type, not as a mismatch at the derive), `_`
 /// otherwise (after a `switch_ctx` the context type changes).
-pub fn read_fields(fields: &Fields, build: TokenStream, ctx_ty: &TokenStream) -> TokenStream {
-    let result = paths::result();
-    let rt = paths::rt();
-    let decode = paths::decode();
-    let decode_selected = paths::decode_selected();
-    let input = paths::input();
-    let some = paths::some();
-    let none = paths::none();
+pub fn read_fields(
+    p: &Paths,
+    fields: &Fields,
+    build: TokenStream,
+    ctx_ty: &TokenStream,
+) -> TokenStream {
+    let result = p.result();
+    let rt = p.rt();
+    let decode = p.decode();
+    let decode_selected = p.decode_selected();
+    let input = p.input();
+    let some = p.some();
+    let none = p.none();
     let mut stmts = Vec::new();
     let mut ctx_n = 0usize;
-    let lone = fields.style == Style::Unnamed && fields.fields.len() == 1;
+    let lone = fields.is_lone();
     for f in &fields.fields {
         let shape = f.shape.as_ref().expect("checked");
         let name = Literal::string(&f.name);
@@ -115,24 +120,25 @@ pub fn expected_tags(cont: &Container) -> String {
 
 /// The body of `decode` (or of `decode_selected`, where `__mmd_tag` is the selector).
 pub fn expand(cont: &Container) -> TokenStream {
-    let ok = paths::ok();
-    let err = paths::err();
-    let decode = paths::decode();
-    let input = paths::input();
-    let rt = paths::rt();
-    let result = paths::result();
-    let magic = cont.attrs.magic.as_ref().map(|m| {
-        let m = &m.value;
+    let p = &cont.paths;
+    let ok = p.ok();
+    let err = p.err();
+    let decode = p.decode();
+    let input = p.input();
+    let rt = p.rt();
+    let result = p.result();
+    let magic = cont.attrs.byte_str("magic").map(|m| {
+        let m = m.value;
         quote! { #rt::expect_magic(__mmd_input, #m)?; }
     });
-    let ctx_ty = if cont.attrs.ctx.is_some() {
+    let ctx_ty = if cont.attrs.has("ctx") {
         quote!(_)
     } else {
         quote!(__C)
     };
     let body = match &cont.data {
         Data::Struct(fields) => {
-            let read = read_fields(fields, quote!(Self), &ctx_ty);
+            let read = read_fields(p, fields, quote!(Self), &ctx_ty);
             quote! { #ok({ #read }) }
         }
         Data::Enum(variants) => {
@@ -141,7 +147,7 @@ pub fn expand(cont: &Container) -> TokenStream {
             let arms = variants.iter().map(|v| {
                 let ident = v.ident;
                 let pat = tag_pattern(v.tag.as_ref().expect("checked"));
-                let read = read_fields(&v.fields, quote!(Self::#ident), &ctx_ty);
+                let read = read_fields(p, &v.fields, quote!(Self::#ident), &ctx_ty);
                 let name = Literal::string(&ident.to_string());
                 quote! {
                     #pat => (|| -> #result<Self> {
@@ -159,7 +165,6 @@ pub fn expand(cont: &Container) -> TokenStream {
             } else {
                 quote! { let __mmd_tag_at = #input::position(&*__mmd_input); }
             };
-            let _ = expr_text;
             quote! {
                 #fetch
                 #[allow(unreachable_patterns)]

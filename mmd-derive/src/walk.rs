@@ -2,17 +2,17 @@
 //! them, with the same names the writer reports to the output (see `write.rs`), so that
 //! paths in the walk and in the recorded spans agree.
 
-use crate::ast::{Container, Data, Fields, Style, TagKind, TagValue};
-use crate::paths;
+use crate::ast::{Container, Data, Fields, TagKind, TagValue};
+use crate::paths::Paths;
 use crate::write::bind_pattern;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 /// Statements that walk `fields` (bindings in scope) as the body of a struct or variant
 /// named `name`; a lone tuple field is walked as the body itself.
-fn walk_fields(fields: &Fields, name: &str, magic: Option<TokenStream>) -> TokenStream {
-    let walk = paths::walk();
-    let lone = fields.style == Style::Unnamed && fields.fields.len() == 1 && magic.is_none();
+fn walk_fields(p: &Paths, fields: &Fields, name: &str, magic: Option<TokenStream>) -> TokenStream {
+    let walk = p.walk();
+    let lone = fields.is_lone() && magic.is_none();
     if lone {
         let f = &fields.fields[0];
         let (b, ty) = (&f.binding, f.ty);
@@ -35,28 +35,28 @@ fn walk_fields(fields: &Fields, name: &str, magic: Option<TokenStream>) -> Token
     }
 }
 
-/// The tag of a variant as a `Leaf` of the tag's type.
-fn tag_leaf(kind: TagKind, tag: &TagValue) -> TokenStream {
-    let walk = paths::walk();
-    match (kind, tag) {
-        (_, TagValue::Bool(b)) => quote!(#walk::Leaf::Bool(#b)),
-        (TagKind::Int { signed, bits }, TagValue::Int(i)) => {
-            let variant = quote::format_ident!("{}{}", if signed { "I" } else { "U" }, bits);
-            let lit = crate::read::tag_pattern(tag);
-            let _ = i;
-            quote!(#walk::Leaf::#variant(#lit))
+/// The tag of a variant as a `Leaf` of the tag's type (`check` has matched the value
+/// to the kind).
+fn tag_leaf(p: &Paths, kind: TagKind, tag: &TagValue) -> TokenStream {
+    let walk = p.walk();
+    let variant = match kind {
+        TagKind::Bool => quote::format_ident!("Bool"),
+        TagKind::Int { signed, bits } => {
+            quote::format_ident!("{}{}", if signed { "I" } else { "U" }, bits)
         }
-        (TagKind::Bool, TagValue::Int(_)) => quote!(#walk::Leaf::Bool(false)),
-    }
+    };
+    let lit = crate::read::tag_pattern(tag);
+    quote!(#walk::Leaf::#variant(#lit))
 }
 
 /// The `Walk` impl.
 pub fn expand(cont: &Container) -> TokenStream {
-    let walk = paths::walk();
+    let p = &cont.paths;
+    let walk = p.walk();
     let ident = cont.ident;
     let type_name = ident.to_string();
-    let magic_bytes = cont.attrs.magic.as_ref().map(|m| {
-        let m = &m.value;
+    let magic_bytes = cont.attrs.byte_str("magic").map(|m| {
+        let m = m.value;
         quote!(#m)
     });
     let body = match &cont.data {
@@ -68,7 +68,7 @@ pub fn expand(cont: &Container) -> TokenStream {
                     #walk::Visitor::leaf(__mmd_v, #walk::Leaf::Magic(#m));
                 }
             });
-            let body = walk_fields(fields, &type_name, magic);
+            let body = walk_fields(p, fields, &type_name, magic);
             quote! {
                 let #pat = self;
                 #body
@@ -79,15 +79,18 @@ pub fn expand(cont: &Container) -> TokenStream {
             let in_file = spec.read;
             let enum_name = Literal::string(&type_name);
             let magic = match &magic_bytes {
-                Some(m) => quote!(::core::option::Option::Some(#m)),
-                None => quote!(::core::option::Option::None),
+                Some(m) => {
+                    let some = p.some();
+                    quote!(#some(#m))
+                }
+                None => p.none(),
             };
             let arms = variants.iter().map(|v| {
                 let vident = v.ident;
                 let vname = vident.to_string();
                 let pat = bind_pattern(&v.fields, quote!(Self::#vident));
-                let tag = tag_leaf(spec.kind, v.tag.as_ref().expect("checked"));
-                let body = walk_fields(&v.fields, &vname, None);
+                let tag = tag_leaf(p, spec.kind, v.tag.as_ref().expect("checked"));
+                let body = walk_fields(p, &v.fields, &vname, None);
                 let vname = Literal::string(&vname);
                 quote! {
                     #pat => {

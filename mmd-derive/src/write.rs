@@ -3,23 +3,24 @@
 //! match, variants match selectors, nothing follows an absent end-of-file field).
 
 use crate::ast::{expr_text, Container, Data, Fields, Presence, Repeat, Style};
-use crate::paths;
+use crate::paths::Paths;
 use crate::read::tag_pattern;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 /// Statements that write `fields`, whose bindings (`&T`) are already in scope.
-fn write_fields(fields: &Fields) -> TokenStream {
-    let result = paths::result();
-    let rt = paths::rt();
-    let encode = paths::encode();
-    let selected = paths::selected();
-    let output = paths::output();
-    let err = paths::err();
-    let some = paths::some();
-    let none = paths::none();
-    let segment = paths::segment();
-    let lone = fields.style == Style::Unnamed && fields.fields.len() == 1;
+fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
+    let result = p.result();
+    let rt = p.rt();
+    let encode = p.encode();
+    let selected = p.selected();
+    let output = p.output();
+    let err = p.err();
+    let some = p.some();
+    let none = p.none();
+    let option = p.option();
+    let segment = p.segment();
+    let lone = fields.is_lone();
     let mut stmts = Vec::new();
     let mut ctx_n = 0usize;
     for f in &fields.fields {
@@ -95,10 +96,7 @@ fn write_fields(fields: &Fields) -> TokenStream {
             }
         };
         let stmt = match &shape.presence {
-            Presence::Always => match &shape.repeat {
-                Repeat::Rest => quote! { { let __mmd_val = #b; #write?; } },
-                _ => quote! { { let __mmd_val = #b; #write?; } },
-            },
+            Presence::Always => quote! { { let __mmd_val = #b; #write?; } },
             Presence::If(c) => {
                 let text = Literal::string(&expr_text(c));
                 quote! {
@@ -144,7 +142,7 @@ fn write_fields(fields: &Fields) -> TokenStream {
         }
     }
     quote! {
-        let mut __mmd_absent: ::core::option::Option<&'static str> = #none;
+        let mut __mmd_absent: #option<&'static str> = #none;
         #(#stmts)*
         let _ = __mmd_absent;
     }
@@ -162,20 +160,21 @@ pub fn bind_pattern(fields: &Fields, path: TokenStream) -> TokenStream {
 
 /// The body of `encode`.
 pub fn expand(cont: &Container) -> TokenStream {
-    let ok = paths::ok();
-    let encode = paths::encode();
-    let output = paths::output();
-    let segment = paths::segment();
-    let rt = paths::rt();
-    let result = paths::result();
-    let magic = cont.attrs.magic.as_ref().map(|m| {
-        let m = &m.value;
+    let p = &cont.paths;
+    let ok = p.ok();
+    let encode = p.encode();
+    let output = p.output();
+    let segment = p.segment();
+    let rt = p.rt();
+    let result = p.result();
+    let magic = cont.attrs.byte_str("magic").map(|m| {
+        let m = m.value;
         quote! { #rt::write_magic(__mmd_out, #m)?; }
     });
     let body = match &cont.data {
         Data::Struct(fields) => {
             let pat = bind_pattern(fields, quote!(Self));
-            let write = write_fields(fields);
+            let write = write_fields(p, fields);
             quote! {
                 let #pat = self;
                 #write
@@ -187,7 +186,7 @@ pub fn expand(cont: &Container) -> TokenStream {
             let arms = variants.iter().map(|v| {
                 let ident = v.ident;
                 let pat = bind_pattern(&v.fields, quote!(Self::#ident));
-                let write = write_fields(&v.fields);
+                let write = write_fields(p, &v.fields);
                 let name = Literal::string(&ident.to_string());
                 let tag = tag_pattern(v.tag.as_ref().expect("checked"));
                 let write_tag = spec.read.then(|| {

@@ -31,7 +31,14 @@ macro_rules! mmd_flags {
         }
     ) => {
         $(#[doc = $tdoc])*
-        #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+        #[derive(
+            ::core::clone::Clone,
+            ::core::marker::Copy,
+            ::core::cmp::PartialEq,
+            ::core::cmp::Eq,
+            ::core::hash::Hash,
+            ::core::default::Default,
+        )]
         $vis struct $name(pub $repr);
 
         #[allow(dead_code)]
@@ -83,28 +90,28 @@ macro_rules! mmd_flags {
         impl ::core::fmt::Debug for $name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 let mut first = true;
-                write!(f, "{}(", stringify!($name))?;
+                ::core::write!(f, "{}(", ::core::stringify!($name))?;
                 $(
                     if $value != 0 && self.0 & $value == $value {
                         if !first { f.write_str(" | ")?; }
                         first = false;
-                        f.write_str(stringify!($flag))?;
+                        f.write_str(::core::stringify!($flag))?;
                     }
                 )*
                 let unknown = self.unknown_bits();
                 if unknown != 0 {
                     if !first { f.write_str(" | ")?; }
                     first = false;
-                    write!(f, "{:#x}", unknown)?;
+                    ::core::write!(f, "{:#x}", unknown)?;
                 }
                 if first { f.write_str("empty")?; }
                 f.write_str(")")
             }
         }
 
-        impl<C: ?Sized> $crate::__private::Decode<C> for $name {
+        impl<C: ?::core::marker::Sized> $crate::__private::Decode<C> for $name {
             #[inline]
-            fn decode<I: $crate::__private::Input + ?Sized>(
+            fn decode<I: $crate::__private::Input + ?::core::marker::Sized>(
                 input: &mut I,
                 ctx: &C,
             ) -> $crate::__private::Result<Self> {
@@ -112,9 +119,9 @@ macro_rules! mmd_flags {
             }
         }
 
-        impl<C: ?Sized> $crate::__private::Encode<C> for $name {
+        impl<C: ?::core::marker::Sized> $crate::__private::Encode<C> for $name {
             #[inline]
-            fn encode<O: $crate::__private::Output + ?Sized>(
+            fn encode<O: $crate::__private::Output + ?::core::marker::Sized>(
                 &self,
                 out: &mut O,
                 ctx: &C,
@@ -126,10 +133,10 @@ macro_rules! mmd_flags {
         impl $crate::__private::walk::Walk for $name {
             fn walk(&self, v: &mut dyn $crate::__private::walk::Visitor) {
                 v.leaf($crate::__private::walk::Leaf::Flags {
-                    type_name: stringify!($name),
+                    type_name: ::core::stringify!($name),
                     bits: self.0 as u64,
                     size: ::core::mem::size_of::<$repr>() as u8,
-                    names: &[$((stringify!($flag), $value as u64),)*],
+                    names: &[$((::core::stringify!($flag), $value as u64),)*],
                 });
             }
         }
@@ -140,17 +147,17 @@ macro_rules! mmd_flags {
             const MIN_SIZE: u64 = ::core::mem::size_of::<$repr>() as u64;
             fn layout() -> ::core::option::Option<&'static $crate::layout::TypeLayout> {
                 static LAYOUT: $crate::layout::TypeLayout = $crate::layout::TypeLayout {
-                    name: stringify!($name),
-                    doc: concat!($($tdoc, "\n",)*),
+                    name: ::core::stringify!($name),
+                    doc: ::core::concat!($($tdoc, "\n",)*),
                     context: ::core::option::Option::None,
                     magic: ::core::option::Option::None,
                     body: $crate::layout::Body::Flags {
-                        repr: stringify!($repr),
+                        repr: ::core::stringify!($repr),
                         bits: &[$(
                             $crate::layout::FlagBit {
-                                name: stringify!($flag),
+                                name: ::core::stringify!($flag),
                                 mask: $value as u64,
-                                doc: concat!($($doc, "\n",)*),
+                                doc: ::core::concat!($($doc, "\n",)*),
                             },
                         )*],
                     },

@@ -55,6 +55,7 @@
 //! |---|---|
 //! | `ctx = Type` | the context the reader and writer take (also binrw's `Args`); without it the type works with any context and binrw's `Args` is `()` |
 //! | `magic = b"..."` | fixed bytes that open the value; checked on read, written on write |
+//! | `crate = path` | where the runtime is, when not at `::mmd_formats` (a renamed dependency, or a crate that re-exports it) |
 //! | `tag = u8` (enum) | a tag of this integer type is read just before the variant's fields |
 //! | `selected_by = bool` (enum) | no tag in the file: the enclosing struct computes the selector (`select = ...` on the field) |
 //! | `name = "..."` (enum) | what the tag is called in messages (`unknown shared-toon flag 7`) |

@@ -89,7 +89,7 @@ macro_rules! count_int {
         }
     )*};
 }
-count_int!(u8, u16, u32, i32, u64, i8, i16);
+mmd_derive::__for_each_count_type!(count_int);
 
 /// Fails unless `count` records of at least `min` bytes each fit in the remaining input.
 #[inline]

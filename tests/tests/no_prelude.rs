@@ -1,6 +1,7 @@
 //! Derived types inside a `#[no_implicit_prelude]` module: the generated reader, writer and
 //! descriptor name everything by absolute path, so they compile (and work) where nothing is
-//! imported implicitly. Every directive appears at least once.
+//! imported implicitly. Every directive appears at least once, and so do `mmd_flags!` and
+//! `#[mmd(crate = ...)]` (the runtime reached through another path).
 
 #[no_implicit_prelude]
 mod m {
@@ -87,6 +88,33 @@ mod m {
         #[mmd(len = ctx.additional_uv)]
         pub uvs: ::std::vec::Vec<[f32; 4]>,
     }
+
+    ::mmd_formats::mmd_flags! {
+        /// Flags declared with the runtime's macro.
+        pub struct Bits(u16) {
+            /// Bit 0.
+            const LOW = 0x0001;
+            /// Bit 15.
+            const HIGH = 0x8000;
+        }
+    }
+
+    /// The runtime reached through a re-export (`#[mmd(crate = ...)]`).
+    #[derive(Mmd, ::core::fmt::Debug, ::core::cmp::PartialEq)]
+    #[mmd(crate = super::renamed::runtime)]
+    pub struct Renamed {
+        /// Flags.
+        pub bits: Bits,
+        /// Bytes, a u8 count first.
+        #[mmd(count = u8)]
+        pub bytes: ::std::vec::Vec<u8>,
+    }
+}
+
+/// A path to the runtime other than `::mmd_formats`, as a crate that renames its
+/// dependency or re-exports it would have.
+mod renamed {
+    pub use mmd_formats as runtime;
 }
 
 use mmd_formats::file::{decode_all, encode_all};
@@ -149,5 +177,15 @@ fn context_switch_round_trips() {
     assert_eq!(v.bones.name, PmxText::new("hi", TextEncoding::Utf8));
     assert_eq!(v.bones.bones, vec![BoneIndex::NONE]);
     assert_eq!(v.bones.uvs, vec![[1.0, 0.0, 0.0, -1.0]]);
+    assert_eq!(encode_all(&v, &()).unwrap(), bytes);
+}
+
+#[test]
+fn flags_and_a_renamed_runtime_round_trip() {
+    let bytes = [0x01, 0x80, 2, 7, 9];
+    let v: m::Renamed = decode_all(&bytes, &()).unwrap();
+    assert!(v.bits.contains(m::Bits::LOW | m::Bits::HIGH));
+    assert_eq!(format!("{:?}", v.bits), "Bits(LOW | HIGH)");
+    assert_eq!(v.bytes, vec![7, 9]);
     assert_eq!(encode_all(&v, &()).unwrap(), bytes);
 }
