@@ -97,6 +97,32 @@ pub struct Shape {
     pub value_ty: Type,
     pub select: Option<Expr>,
     pub switch_ctx: Option<Expr>,
+    /// A switch to a declared context (`#[mmd(context = Ctx(args))]`).
+    pub context: Option<ContextCall>,
+}
+
+/// `#[mmd(context = Ctx(arg, ...))]`, checked.
+#[derive(Clone)]
+pub struct ContextCall {
+    /// The context type (`PmxContext`).
+    pub ty: syn::Path,
+    /// One expression per parameter, over the fields read so far.
+    pub args: Vec<Expr>,
+    /// For each argument: the field of the record it reads (its index in the fields) and
+    /// the place below that field (`header.signature` is field `header`, then
+    /// `signature`); `None` when it reads no field.
+    pub roots: Vec<Option<(usize, Vec<crate::context::Seg>)>>,
+    /// The text as written, for the reference: `PmxContext(header)`.
+    pub text: String,
+}
+
+impl Shape {
+    /// True when the field's value can be located inside by writing it alone: one value,
+    /// always present (the place an error points at inside it is then found from its
+    /// spans).
+    pub fn is_single(&self) -> bool {
+        matches!(self.repeat, Repeat::One) && matches!(self.presence, Presence::Always)
+    }
 }
 
 /// The primitive types a tag or selector may have.

@@ -10,7 +10,8 @@
 use crate::ctxt::Ctxt;
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
-use syn::{Attribute, Expr, LitByteStr, LitStr, Path, Token, Type};
+use syn::punctuated::Punctuated;
+use syn::{Attribute, Expr, ExprArray, Ident, LitByteStr, LitStr, Path, Token, Type};
 
 /// Where an attribute is written.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -23,6 +24,10 @@ pub enum Place {
     Variant,
     /// On a field of a `#[derive(Mmd)]` struct or variant.
     Field,
+    /// On a `#[derive(MmdContext)]` struct.
+    Context,
+    /// On a member (field) of a `#[derive(MmdContext)]` struct.
+    Member,
 }
 
 impl Place {
@@ -33,6 +38,8 @@ impl Place {
             Place::Enum => "an enum",
             Place::Variant => "an enum variant",
             Place::Field => "a field",
+            Place::Context => "a context struct",
+            Place::Member => "a context member",
         }
     }
 }
@@ -50,6 +57,12 @@ enum Form {
     Str,
     /// `key` alone
     Flag,
+    /// `key = [a, b, ...]`
+    List,
+    /// `key(name: Type, ...)`
+    Params,
+    /// `key(name = "...", ...)`
+    Strings,
 }
 
 /// One keyword at the places where it has one meaning.
@@ -69,10 +82,11 @@ use Place::*;
 pub const KEYWORDS: &[Keyword] = &[
     Keyword { name: "ctx", places: &[Struct, Enum], form: Form::Type, example: "ctx = Context", belongs: "on the struct or enum" },
     Keyword { name: "magic", places: &[Struct, Enum], form: Form::ByteStr, example: "magic = b\"...\"", belongs: "on the struct or enum" },
-    Keyword { name: "crate", places: &[Struct, Enum], form: Form::Type, example: "crate = ::mmd_formats", belongs: "on the struct or enum" },
+    Keyword { name: "crate", places: &[Struct, Enum, Context], form: Form::Type, example: "crate = ::mmd_formats", belongs: "on the struct or enum" },
+    Keyword { name: "file", places: &[Struct], form: Form::Strings, example: "file(id = \"pmx\", title = \"PMX 2.0\", application = \"PMX Editor\")", belongs: "on the root struct of a file format" },
     Keyword { name: "tag", places: &[Enum], form: Form::Type, example: "tag = u8", belongs: "on an enum (`#[mmd(tag = u8)]`) or on its variants (`#[mmd(tag = 0)]`)" },
     Keyword { name: "selected_by", places: &[Enum], form: Form::Type, example: "selected_by = bool", belongs: "on an enum" },
-    Keyword { name: "name", places: &[Enum], form: Form::Str, example: "name = \"shared-toon flag\"", belongs: "on an enum" },
+    Keyword { name: "name", places: &[Enum], form: Form::Str, example: "name = \"shared-toon flag\"", belongs: "on an enum (`#[mmd(name = \"weight type\")]`) or on a context member (`#[mmd(name = \"bone index width\")]`)" },
     Keyword { name: "tag", places: &[Variant], form: Form::Expr, example: "tag = 0", belongs: "on an enum (`#[mmd(tag = u8)]`) or on its variants (`#[mmd(tag = 0)]`)" },
     Keyword { name: "count", places: &[Field], form: Form::Type, example: "count = i32", belongs: "on a Vec field" },
     Keyword { name: "len", places: &[Field], form: Form::Expr, example: "len = expr", belongs: "on a Vec field" },
@@ -81,6 +95,14 @@ pub const KEYWORDS: &[Keyword] = &[
     Keyword { name: "rest", places: &[Field], form: Form::Flag, example: "rest", belongs: "on the last field, a Vec<u8>" },
     Keyword { name: "select", places: &[Field], form: Form::Expr, example: "select = expr", belongs: "on a field whose enum is `selected_by`" },
     Keyword { name: "switch_ctx", places: &[Field], form: Form::Expr, example: "switch_ctx = expr", belongs: "on a field" },
+    Keyword { name: "context", places: &[Field], form: Form::Expr, example: "context = Context(field, ...)", belongs: "on a field, naming a `#[derive(MmdContext)]` type and its arguments" },
+    Keyword { name: "from", places: &[Context], form: Form::Params, example: "from(header: Header)", belongs: "on a `#[derive(MmdContext)]` struct (`#[mmd(from(header: Header))]`) or on its members (`#[mmd(from = header.version)]`)" },
+    Keyword { name: "from", places: &[Member], form: Form::Expr, example: "from = expr", belongs: "on a `#[derive(MmdContext)]` struct (`#[mmd(from(header: Header))]`) or on its members (`#[mmd(from = header.version)]`)" },
+    Keyword { name: "valid", places: &[Member], form: Form::List, example: "valid = [1, 2, 4]", belongs: "on a context member" },
+    Keyword { name: "name", places: &[Member], form: Form::Str, example: "name = \"bone index width\"", belongs: "on an enum (`#[mmd(name = \"weight type\")]`) or on a context member (`#[mmd(name = \"bone index width\")]`)" },
+    Keyword { name: "expected", places: &[Member], form: Form::Str, example: "expected = \"a signature starting with ...\"", belongs: "on a context member with `valid`" },
+    Keyword { name: "text_encoding", places: &[Member], form: Form::Flag, example: "text_encoding", belongs: "on a context member" },
+    Keyword { name: "index_width", places: &[Member], form: Form::Type, example: "index_width = BoneIndex", belongs: "on a context member" },
 ];
 
 /// A parsed value.
@@ -90,6 +112,9 @@ pub enum Value {
     ByteStr(LitByteStr),
     Str(LitStr),
     Flag,
+    List(ExprArray),
+    Params(Vec<(Ident, Type)>),
+    Strings(Vec<(Ident, LitStr)>),
 }
 
 /// A parsed value with the keyword token it came from (for spans).
@@ -162,6 +187,32 @@ impl Attrs {
             Value::Str(s) => Some(s),
             _ => None,
         })
+    }
+
+    pub fn list(&self, name: &str) -> Option<Spanned<&ExprArray>> {
+        self.typed(name, |v| match v {
+            Value::List(l) => Some(l),
+            _ => None,
+        })
+    }
+
+    pub fn params(&self, name: &str) -> Option<Spanned<&Vec<(Ident, Type)>>> {
+        self.typed(name, |v| match v {
+            Value::Params(p) => Some(p),
+            _ => None,
+        })
+    }
+
+    pub fn strings(&self, name: &str) -> Option<Spanned<&Vec<(Ident, LitStr)>>> {
+        self.typed(name, |v| match v {
+            Value::Strings(s) => Some(s),
+            _ => None,
+        })
+    }
+
+    /// The span of a flag keyword, when it is given.
+    pub fn flag(&self, name: &str) -> Option<Span> {
+        self.get(name).map(|v| v.span())
     }
 
     /// True when the keyword is given.
@@ -255,7 +306,7 @@ fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
 fn parse_value(cx: &Ctxt, meta: &ParseNestedMeta, k: &Keyword) -> Option<Value> {
     let has_eq = meta.input.peek(Token![=]);
     let has_paren = meta.input.peek(syn::token::Paren);
-    let needs_eq = k.form != Form::Flag;
+    let needs_eq = !matches!(k.form, Form::Flag | Form::Params | Form::Strings);
     if k.form == Form::Flag {
         if has_eq || has_paren {
             cx.error_spanned_by(&meta.path, format!("`{}` takes no value", k.name));
@@ -277,6 +328,29 @@ fn parse_value(cx: &Ctxt, meta: &ParseNestedMeta, k: &Keyword) -> Option<Value> 
         Form::Expr => meta.value().and_then(|v| v.parse()).map(Value::Expr),
         Form::ByteStr => meta.value().and_then(|v| v.parse()).map(Value::ByteStr),
         Form::Str => meta.value().and_then(|v| v.parse()).map(Value::Str),
+        Form::List => meta.value().and_then(|v| v.parse()).map(Value::List),
+        Form::Params => (|| {
+            let content;
+            syn::parenthesized!(content in meta.input);
+            let items =
+                Punctuated::<(Ident, Type), Token![,]>::parse_terminated_with(&content, |p| {
+                    let name: Ident = p.parse()?;
+                    let _: Token![:] = p.parse()?;
+                    Ok((name, p.parse()?))
+                })?;
+            Ok(Value::Params(items.into_iter().collect()))
+        })(),
+        Form::Strings => (|| {
+            let content;
+            syn::parenthesized!(content in meta.input);
+            let items =
+                Punctuated::<(Ident, LitStr), Token![,]>::parse_terminated_with(&content, |p| {
+                    let name: Ident = p.parse()?;
+                    let _: Token![=] = p.parse()?;
+                    Ok((name, p.parse()?))
+                })?;
+            Ok(Value::Strings(items.into_iter().collect()))
+        })(),
         Form::Flag => unreachable!("handled above"),
     };
     match parsed {

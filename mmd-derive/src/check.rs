@@ -2,7 +2,7 @@
 //! in the [`Ctxt`]; checking carries on so that all of them are reported.
 
 use crate::ast::{
-    generic_inner, type_text, Container, Data, Field, Fields, Presence, Repeat, Shape, Style,
+    expr_text, generic_inner, type_text, Container, ContextCall, Data, Field, Fields, Presence, Repeat, Shape, Style,
     TagKind, TagSpec, TagValue,
 };
 use crate::ctxt::Ctxt;
@@ -16,6 +16,25 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
             &cont.original.generics,
             "`#[derive(Mmd)]` does not support generic types: a format type has one layout",
         );
+    }
+    if let Some(f) = cont.attrs.strings("file") {
+        const KEYS: [&str; 3] = ["id", "title", "application"];
+        for (k, _) in f.value.iter() {
+            if !KEYS.iter().any(|want| k == want) {
+                cx.error_spanned_by(
+                    k,
+                    format!("`file` takes `id`, `title` and `application`, not `{k}`"),
+                );
+            }
+        }
+        for want in KEYS {
+            if !f.value.iter().any(|(k, _)| k == want) {
+                cx.syn_error(syn::Error::new(
+                    f.span(),
+                    format!("`file` needs `{want} = \"...\"` (it takes `id`, `title` and `application`)"),
+                ));
+            }
+        }
     }
     let declared_ctx = cont.attrs.has("ctx");
     let type_name = cont.ident.to_string();
@@ -291,6 +310,33 @@ fn check_fields(
                 check_expr(cx, e.value, keyword, &names, i, has_ctx, type_name);
             }
         }
+        let call = f.attrs.expr("context").and_then(|c| {
+            context_call(cx, c.value, &names, i, has_ctx, type_name)
+        });
+        if let (Some(c), true) = (f.attrs.span_of("context"), f.attrs.has("switch_ctx")) {
+            cx.syn_error(syn::Error::new(
+                c,
+                "`context` and `switch_ctx` conflict: the context after a field is either a \
+                 declared context (`context = Ctx(field, ...)`) or an expression (`switch_ctx = expr`)",
+            ));
+        }
+        if let Some(c) = f.attrs.span_of("context") {
+            if !is_struct {
+                cx.syn_error(syn::Error::new(
+                    c,
+                    "`context` belongs on a struct field, not in an enum variant",
+                ));
+            } else if !declared_ctx {
+                cx.syn_error(syn::Error::new(
+                    c,
+                    format!(
+                        "`context` needs `{type_name}` to declare the context it starts \
+                         with: add `#[mmd(ctx = ())]` or another context"
+                    ),
+                ));
+            }
+            has_ctx = true;
+        }
         if let Some(sw) = f.attrs.expr("switch_ctx") {
             // The new context is computed after this field, so the field itself may be used.
             check_expr(
@@ -339,8 +385,53 @@ fn check_fields(
                 after_eof = Some(f.name.clone());
             }
         }
-        f.shape = shape;
+        f.shape = shape.map(|mut s| {
+            s.context = call;
+            s
+        });
     }
+}
+
+/// Checks `context = Ctx(arg, ...)`: the form, and that the arguments use fields read so
+/// far (this one included: the context is computed after it).
+fn context_call(
+    cx: &Ctxt,
+    e: &Expr,
+    names: &[String],
+    here: usize,
+    has_ctx: bool,
+    type_name: &str,
+) -> Option<ContextCall> {
+    let call = match e {
+        Expr::Call(c) => match &*c.func {
+            Expr::Path(p) if p.qself.is_none() => Some((p.path.clone(), c)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some((ty, call)) = call else {
+        cx.error_spanned_by(
+            e,
+            "`context` names a `#[derive(MmdContext)]` type and the values of its \
+             parameters: `context = Ctx(field, ...)`",
+        );
+        return None;
+    };
+    let args: Vec<Expr> = call.args.iter().cloned().collect();
+    let mut roots = Vec::new();
+    for a in &args {
+        check_expr(cx, a, "context", names, here + 1, has_ctx, type_name);
+        roots.push(crate::context::first_place(a, names).and_then(|pl| {
+            let i = names.iter().position(|n| *n == pl.root.to_string())?;
+            Some((i, pl.segs))
+        }));
+    }
+    Some(ContextCall {
+        ty,
+        args,
+        roots,
+        text: expr_text(e),
+    })
 }
 
 fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
@@ -510,5 +601,6 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
         value_ty,
         select: a.expr("select").map(|s| s.value.clone()),
         switch_ctx: a.expr("switch_ctx").map(|s| s.value.clone()),
+        context: None,
     })
 }

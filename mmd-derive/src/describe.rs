@@ -32,9 +32,11 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
             Repeat::One => quote!(#layout::Repeat::One),
             Repeat::Count(n) => {
                 let nt = Literal::string(&type_text(n));
+                let prim_type = p.prim_type();
                 quote!(#layout::Repeat::Counted {
                     count_ty: #nt,
                     count_size: <#n as #rt::CountInt>::SIZE,
+                    count_prim: <#n as #prim_type>::PRIM,
                 })
             }
             Repeat::Len(e) => {
@@ -56,12 +58,38 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
             }
         };
         let select = opt_str(p, shape.select.as_ref().map(expr_text));
-        let switch = opt_str(p, shape.switch_ctx.as_ref().map(expr_text));
-        let (size, layout_fn) = match &shape.repeat {
-            Repeat::Rest => (quote!(#layout::Size::Variable), quote!(|| #none)),
+        let switch = opt_str(
+            p,
+            shape
+                .switch_ctx
+                .as_ref()
+                .map(expr_text)
+                .or(shape.context.as_ref().map(|c| c.text.clone())),
+        );
+        let context = match &shape.context {
+            Some(c) => {
+                let ty = &c.ty;
+                let dc = p.describe_context();
+                let args = c.args.iter().map(|a| Literal::string(&expr_text(a)));
+                let some = p.some();
+                quote!(#some(#layout::ContextSwitch {
+                    layout: <#ty as #dc>::context_layout,
+                    args: &[#(#args),*],
+                }))
+            }
+            None => none.clone(),
+        };
+        let (size, layout_fn, shape_fn) = match &shape.repeat {
+            // Every byte to the end: bytes, described by the `Rest` repeat.
+            Repeat::Rest => (
+                quote!(#layout::Size::Variable),
+                quote!(|| #none),
+                quote!(<u8 as #describe>::shape),
+            ),
             _ => (
                 quote!(<#vt as #describe>::SIZE),
                 quote!(<#vt as #describe>::layout),
+                quote!(<#vt as #describe>::shape),
             ),
         };
         quote! {
@@ -71,10 +99,12 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
                 ty: #ty,
                 size: #size,
                 layout: #layout_fn,
+                shape: #shape_fn,
                 repeat: #repeat,
                 presence: #presence,
                 select: #select,
                 switch_ctx: #switch,
+                context: #context,
             }
         }
     });
@@ -126,6 +156,19 @@ pub fn expand(cont: &Container) -> TokenStream {
         Some(m) => quote!(#some(#m)),
         None => none.clone(),
     };
+    let file = match cont.attrs.strings("file") {
+        Some(f) => {
+            let get = |k: &str| {
+                f.value
+                    .iter()
+                    .find(|(n, _)| n == k)
+                    .map(|(_, v)| v.clone())
+            };
+            let (id, title, app) = (get("id"), get("title"), get("application"));
+            quote!(#some(#layout::FileInfo { id: #id, title: #title, application: #app }))
+        }
+        None => none.clone(),
+    };
     let (size, min, body) = match &cont.data {
         Data::Struct(fields) => {
             let (size, min) = field_sizes(p, fields, magic_len);
@@ -147,11 +190,25 @@ pub fn expand(cont: &Container) -> TokenStream {
             });
             let tag_ty = Literal::string(&type_text(&spec.ty));
             let tag_name = Literal::string(&spec.name);
+            let prim = {
+                let t = &spec.ty;
+                let pt = p.prim_type();
+                quote!(<#t as #pt>::PRIM)
+            };
             let tag = if spec.read {
                 let s = spec.kind.size();
-                quote!(#layout::TagSource::Read { ty: #tag_ty, size: #s, name: #tag_name })
+                quote!(#layout::TagSource::Read {
+                    ty: #tag_ty,
+                    prim: #prim,
+                    size: #s,
+                    name: #tag_name,
+                })
             } else {
-                quote!(#layout::TagSource::Selected { ty: #tag_ty, name: #tag_name })
+                quote!(#layout::TagSource::Selected {
+                    ty: #tag_ty,
+                    prim: #prim,
+                    name: #tag_name,
+                })
             };
             (
                 quote!(#layout::Size::Variable),
@@ -171,6 +228,7 @@ pub fn expand(cont: &Container) -> TokenStream {
                     doc: #doc,
                     context: #context,
                     magic: #magic,
+                    file: #file,
                     body: #body,
                 };
                 #some(&LAYOUT)

@@ -8,11 +8,13 @@
 mod ast;
 mod attr;
 mod check;
+mod context;
 mod ctxt;
 mod describe;
 mod expand;
 mod paths;
 mod read;
+mod switch;
 mod walk;
 mod write;
 
@@ -30,6 +32,17 @@ const COUNT_TYPES: &[&str] = &["u8", "u16", "u32", "u64", "i8", "i16", "i32"];
 pub fn derive_mmd(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand::derive(&input).into()
+}
+
+/// Derives a context computed from fields read earlier: the computation (with its errors),
+/// the traits leaf types read with (`TextContext`, `IndexWidth<I>`), and the context's
+/// layout descriptor (`DescribeContext`).
+///
+/// See the `mmd-formats` crate documentation for the attributes.
+#[proc_macro_derive(MmdContext, attributes(mmd))]
+pub fn derive_mmd_context(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    context::derive(&input).into()
 }
 
 /// `__for_each_count_type!(m)` expands to `m!(u8, u16, ...)` with the count types the

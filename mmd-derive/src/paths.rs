@@ -37,6 +37,13 @@ private_paths! {
     rt => rt;
     layout => layout;
     binrw => binrw;
+    describe_context => layout::DescribeContext;
+    path_segment => PathSegment;
+    text_context => TextContext;
+    text_encoding => TextEncoding;
+    index_width => IndexWidth;
+    index_type => IndexType;
+    prim_type => layout::PrimType;
     walk => walk;
     segment => walk::Segment;
 }
@@ -60,6 +67,12 @@ impl Paths {
     }
     pub fn err(&self) -> TokenStream {
         quote!(::core::result::Result::Err)
+    }
+    pub fn std_result(&self) -> TokenStream {
+        quote!(::core::result::Result)
+    }
+    pub fn into(&self) -> TokenStream {
+        quote!(::core::convert::Into::into)
     }
     pub fn some(&self) -> TokenStream {
         quote!(::core::option::Option::Some)

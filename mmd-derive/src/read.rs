@@ -27,7 +27,8 @@ pub fn read_fields(
     let mut stmts = Vec::new();
     let mut ctx_n = 0usize;
     let lone = fields.is_lone();
-    for f in &fields.fields {
+    let pos = quote!(#input::position(&*__mmd_input));
+    for (i, f) in fields.fields.iter().enumerate() {
         let shape = f.shape.as_ref().expect("checked");
         let name = Literal::string(&f.name);
         let v = &f.value_binding;
@@ -61,6 +62,7 @@ pub fn read_fields(
                 quote! { if (#c) && !#at_end { #some(#value) } else { #none } }
             }
         };
+        stmts.push(crate::switch::capture_position(fields, i, &pos));
         stmts.push(quote! { let #v = #read; });
         if fields.style == Style::Named {
             let b = &f.binding;
@@ -74,6 +76,10 @@ pub fn read_fields(
                 let #c = #c.map_err(|e| e.offset_by(__mmd_start).in_field(#name))?;
                 let ctx = &#c;
             });
+        }
+        if let Some(call) = &shape.context {
+            stmts.push(crate::switch::switch(p, fields, i, call, ctx_n));
+            ctx_n += 1;
         }
     }
     let values: Vec<_> = fields.fields.iter().map(|f| &f.value_binding).collect();

@@ -23,7 +23,8 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
     let lone = fields.is_lone();
     let mut stmts = Vec::new();
     let mut ctx_n = 0usize;
-    for f in &fields.fields {
+    let here = quote!(#output::position(&*__mmd_out));
+    for (i, f) in fields.fields.iter().enumerate() {
         let shape = f.shape.as_ref().expect("checked");
         let name = Literal::string(&f.name);
         let b = &f.binding;
@@ -130,6 +131,7 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
                 }
             }
         };
+        stmts.push(crate::switch::capture_position(fields, i, &here));
         stmts.push(stmt);
         if let Some(sw) = &shape.switch_ctx {
             let c = quote::format_ident!("__mmd_ctx_{}", ctx_n);
@@ -139,6 +141,10 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
                 let #c = #c.map_err(|e| e.offset_by(__mmd_start).in_field(#name))?;
                 let ctx = &#c;
             });
+        }
+        if let Some(call) = &shape.context {
+            stmts.push(crate::switch::switch(p, fields, i, call, ctx_n));
+            ctx_n += 1;
         }
     }
     quote! {

@@ -151,8 +151,10 @@ macro_rules! mmd_flags {
                     doc: ::core::concat!($($tdoc, "\n",)*),
                     context: ::core::option::Option::None,
                     magic: ::core::option::Option::None,
+                    file: ::core::option::Option::None,
                     body: $crate::layout::Body::Flags {
                         repr: ::core::stringify!($repr),
+                        prim: <$repr as $crate::layout::PrimType>::PRIM,
                         bits: &[$(
                             $crate::layout::FlagBit {
                                 name: ::core::stringify!($flag),

@@ -183,7 +183,7 @@ pub fn info(format: Format, bytes: &[u8]) -> Result<Info> {
                 ("version", Number(f64::from(m.header.version))),
                 ("encoding", Text(format!("{:?}", ctx.encoding))),
                 ("additional_uv", n(ctx.additional_uv as usize)),
-                ("index_widths", Text(format!("{:?}", ctx.widths))),
+                ("index_widths", Text(format!("{:?}", ctx.widths()))),
                 ("name", Text(m.model.name.to_string_lossy().into_owned())),
                 ("vertices", n(m.vertices.len())),
                 ("face_indices", n(m.faces.len())),

@@ -11,7 +11,7 @@
 use crate::codec::{Decode, Encode};
 use crate::error::{Error, Result};
 use crate::io::{Input, Output};
-use crate::layout::{Describe, Size};
+use crate::layout::{Describe, IndexSign, LeafKind, LeafLayout, Shape, Size};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -56,31 +56,73 @@ impl IndexKind {
     }
 }
 
-/// A context that declares index widths (1, 2 or 4 bytes per kind).
+/// A context that declares the width (1, 2 or 4 bytes) of the indices of type `I`
+/// ([`Index<K>`] or [`VertexIndex`]).
+///
+/// A context declared with `#[derive(MmdContext)]` implements it for each member marked
+/// `#[mmd(index_width = I)]`; a hand-written context that implements [`IndexWidths`] has
+/// it for the six PMX kinds.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not declare the width of `{I}` indices",
+    label = "index fields need a context that declares their width",
+    note = "add `#[mmd(ctx = SomeContext)]` to the struct, naming a context that declares the width (a `#[derive(MmdContext)]` member with `#[mmd(index_width = {I})]`; for PMX: `PmxContext`)"
+)]
+pub trait IndexWidth<I: ?Sized> {
+    /// The width in bytes of indices of type `I`.
+    fn width(&self) -> u8;
+}
+
+/// A context that declares index widths for the six PMX kinds (1, 2 or 4 bytes per kind):
+/// the hand-written form of [`IndexWidth`] for those kinds.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not declare index widths",
     label = "index fields need a context that declares widths",
-    note = "add `#[mmd(ctx = SomeContext)]` to the struct, naming a context that implements `IndexWidths` (for PMX: `PmxContext`)"
+    note = "add `#[mmd(ctx = SomeContext)]` to the struct, naming a context that declares index widths (for PMX: `PmxContext`)"
 )]
 pub trait IndexWidths {
     /// The width in bytes (1, 2 or 4) of indices of `kind`.
     fn index_width(&self, kind: IndexKind) -> u8;
 }
 
+/// Index types and their kind's name (`bone`), for layout descriptors.
+pub trait IndexType {
+    /// The kind's name, as messages and the reference say it.
+    const KIND: &'static str;
+}
+
 /// Marker types naming an index kind (the `K` of [`Index<K>`]).
+///
+/// The six PMX kinds are here; a downstream format declares its own with
+/// [`index_kind!`](crate::index_kind).
 pub mod kind {
-    /// A signed index kind (-1 = none).
-    pub trait SignedKind: Copy + Eq + std::fmt::Debug + Default + 'static {
+    /// An index kind: what the indices of this kind refer to.
+    pub trait Kind: Copy + Eq + std::hash::Hash + std::fmt::Debug + Default + 'static {
+        /// The kind's name in messages and the reference (`bone`, `rigid body`).
+        const NAME: &'static str;
+    }
+
+    /// One of the PMX kinds whose width a PMX header declares.
+    pub trait SignedKind: Kind {
         /// The kind this marker names.
         const KIND: super::IndexKind;
     }
+
     macro_rules! kinds {
         ($($(#[$m:meta])* $name:ident => $kind:ident),*) => {$(
             $(#[$m])*
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
             pub struct $name;
+            impl Kind for $name {
+                const NAME: &'static str = super::IndexKind::$kind.name();
+            }
             impl SignedKind for $name {
                 const KIND: super::IndexKind = super::IndexKind::$kind;
+            }
+            impl<C: super::IndexWidths + ?Sized> super::IndexWidth<super::Index<$name>> for C {
+                #[inline(always)]
+                fn width(&self) -> u8 {
+                    self.index_width(super::IndexKind::$kind)
+                }
             }
         )*};
     }
@@ -96,6 +138,37 @@ pub mod kind {
         /// Rigid-body index kind.
         RigidBody => RigidBody
     );
+}
+
+/// Declares an index kind of a downstream format: a marker type for [`Index<K>`], a
+/// signed index (-1 = none) whose width a context declares.
+///
+/// ```
+/// mmd_formats::index_kind! {
+///     /// Node indices.
+///     pub struct Node = "node";
+/// }
+/// type NodeIndex = mmd_formats::Index<Node>;
+/// assert_eq!(format!("{:?}", NodeIndex::from_raw(3)), "node#3");
+/// ```
+#[macro_export]
+macro_rules! index_kind {
+    ($(#[$m:meta])* $vis:vis struct $name:ident = $label:literal;) => {
+        $(#[$m])*
+        #[derive(
+            ::core::fmt::Debug,
+            ::core::clone::Clone,
+            ::core::marker::Copy,
+            ::core::cmp::PartialEq,
+            ::core::cmp::Eq,
+            ::core::hash::Hash,
+            ::core::default::Default,
+        )]
+        $vis struct $name;
+        impl $crate::index::kind::Kind for $name {
+            const NAME: &'static str = $label;
+        }
+    };
 }
 
 /// A signed index of kind `K` (texture, material, bone, morph, rigid body); -1 means none.
@@ -116,7 +189,7 @@ pub type MorphIndex = Index<kind::Morph>;
 /// A rigid-body index (-1 = none).
 pub type RigidBodyIndex = Index<kind::RigidBody>;
 
-impl<K: kind::SignedKind> Index<K> {
+impl<K: kind::Kind> Index<K> {
     /// The "none" index, -1.
     pub const NONE: Self = Index {
         raw: -1,
@@ -152,17 +225,17 @@ impl<K: kind::SignedKind> Index<K> {
     }
 }
 
-impl<K: kind::SignedKind> fmt::Debug for Index<K> {
+impl<K: kind::Kind> fmt::Debug for Index<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}#{}", K::KIND.name(), self.raw)
+        write!(f, "{}#{}", K::NAME, self.raw)
     }
 }
 
-fn bad_width(pos: u64, kind: IndexKind, w: u8) -> Error {
+fn bad_width(pos: u64, kind: &str, w: u8) -> Error {
     Error::invalid(
         pos,
         "an index width of 1, 2 or 4",
-        format!("{} index width {w}", kind.name()),
+        format!("{kind} index width {w}"),
     )
 }
 
@@ -172,7 +245,7 @@ fn bad_width(pos: u64, kind: IndexKind, w: u8) -> Error {
 #[inline]
 fn read_run<I: Input + ?Sized>(
     input: &mut I,
-    kind: IndexKind,
+    kind: &str,
     w: u8,
     n: usize,
     signed: bool,
@@ -197,14 +270,14 @@ fn read_run<I: Input + ?Sized>(
     })
 }
 
-impl<C: IndexWidths + ?Sized, K: kind::SignedKind> Decode<C> for Index<K> {
+impl<C: IndexWidth<Self> + ?Sized, K: kind::Kind> Decode<C> for Index<K> {
     #[inline(always)]
     fn decode<I: Input + ?Sized>(input: &mut I, ctx: &C) -> Result<Self> {
-        let raw = match ctx.index_width(K::KIND) {
+        let raw = match IndexWidth::<Self>::width(ctx) {
             1 => i8::from_le_bytes(input.read_array()?) as i32,
             2 => i16::from_le_bytes(input.read_array()?) as i32,
             4 => i32::from_le_bytes(input.read_array()?),
-            w => return Err(bad_width(input.position(), K::KIND, w)),
+            w => return Err(bad_width(input.position(), K::NAME, w)),
         };
         Ok(Self::from_raw(raw))
     }
@@ -215,8 +288,8 @@ impl<C: IndexWidths + ?Sized, K: kind::SignedKind> Decode<C> for Index<K> {
         n: usize,
         out: &mut Vec<Self>,
     ) -> Result<()> {
-        let w = ctx.index_width(K::KIND);
-        let run = read_run(input, K::KIND, w, n, true, |v| {
+        let w = IndexWidth::<Self>::width(ctx);
+        let run = read_run(input, K::NAME, w, n, true, |v| {
             out.push(Self::from_raw(v as i32))
         });
         match run {
@@ -229,10 +302,10 @@ impl<C: IndexWidths + ?Sized, K: kind::SignedKind> Decode<C> for Index<K> {
         input: &mut I,
         ctx: &C,
     ) -> Result<[Self; N]> {
-        let w = ctx.index_width(K::KIND);
+        let w = IndexWidth::<Self>::width(ctx);
         let mut arr = [Self::from_raw(0); N];
         let mut slots = arr.iter_mut();
-        let run = read_run(input, K::KIND, w, N, true, |v| {
+        let run = read_run(input, K::NAME, w, N, true, |v| {
             if let Some(slot) = slots.next() {
                 *slot = Self::from_raw(v as i32);
             }
@@ -244,37 +317,50 @@ impl<C: IndexWidths + ?Sized, K: kind::SignedKind> Decode<C> for Index<K> {
     }
 }
 
-impl<C: IndexWidths + ?Sized, K: kind::SignedKind> Encode<C> for Index<K> {
+impl<C: IndexWidth<Self> + ?Sized, K: kind::Kind> Encode<C> for Index<K> {
     #[inline]
     fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()> {
-        let w = ctx.index_width(K::KIND);
+        let w = IndexWidth::<Self>::width(ctx);
         let fits = match w {
             1 => i8::try_from(self.raw).map(|v| out.write_bytes(&v.to_le_bytes())),
             2 => i16::try_from(self.raw).map(|v| out.write_bytes(&v.to_le_bytes())),
             4 => Ok(out.write_bytes(&self.raw.to_le_bytes())),
-            w => return Err(bad_width(out.position(), K::KIND, w)),
+            w => return Err(bad_width(out.position(), K::NAME, w)),
         };
         match fits {
             Ok(r) => r,
-            Err(_) => Err(overflow(out.position(), K::KIND, self.raw as i64, w)),
+            Err(_) => Err(overflow(out.position(), K::NAME, self.raw as i64, w)),
         }
     }
 }
 
-fn overflow(pos: u64, kind: IndexKind, value: i64, w: u8) -> Error {
+fn overflow(pos: u64, kind: &str, value: i64, w: u8) -> Error {
     Error::inconsistent(
         pos,
-        format!(
-            "a {} index that fits the declared {w}-byte width",
-            kind.name()
-        ),
-        format!("{} index {value}", kind.name()),
+        format!("a {kind} index that fits the declared {w}-byte width"),
+        format!("{kind} index {value}"),
     )
 }
 
-impl<K: kind::SignedKind> Describe for Index<K> {
-    const SIZE: Size = Size::Index(K::KIND);
+impl<K: kind::Kind> IndexType for Index<K> {
+    const KIND: &'static str = K::NAME;
+}
+
+impl<K: kind::Kind> Describe for Index<K> {
+    const SIZE: Size = Size::Index(K::NAME);
     const MIN_SIZE: u64 = 1;
+    fn shape() -> Shape {
+        Shape::Leaf(LeafLayout {
+            name: "Index",
+            doc: "An index whose width (1, 2 or 4 bytes) the context declares for its kind; \
+                  signed at every width (`i8`, `i16`, `i32`), -1 meaning none.",
+            kind: LeafKind::Index {
+                kind: K::NAME,
+                sign: IndexSign::Signed,
+                none: Some(-1),
+            },
+        })
+    }
 }
 
 /// A vertex index: unsigned at 1 and 2 bytes (`u8`, `u16`), `i32` at 4 bytes.
@@ -296,14 +382,27 @@ impl fmt::Debug for VertexIndex {
     }
 }
 
-impl<C: IndexWidths + ?Sized> Decode<C> for VertexIndex {
+impl<C: IndexWidths + ?Sized> IndexWidth<VertexIndex> for C {
+    #[inline(always)]
+    fn width(&self) -> u8 {
+        self.index_width(IndexKind::Vertex)
+    }
+}
+
+impl IndexType for VertexIndex {
+    const KIND: &'static str = IndexKind::Vertex.name();
+}
+
+const VERTEX: &str = IndexKind::Vertex.name();
+
+impl<C: IndexWidth<Self> + ?Sized> Decode<C> for VertexIndex {
     #[inline(always)]
     fn decode<I: Input + ?Sized>(input: &mut I, ctx: &C) -> Result<Self> {
-        Ok(VertexIndex(match ctx.index_width(IndexKind::Vertex) {
+        Ok(VertexIndex(match IndexWidth::<Self>::width(ctx) {
             1 => input.read_array::<1>()?[0] as u32,
             2 => u16::from_le_bytes(input.read_array()?) as u32,
             4 => u32::from_le_bytes(input.read_array()?),
-            w => return Err(bad_width(input.position(), IndexKind::Vertex, w)),
+            w => return Err(bad_width(input.position(), VERTEX, w)),
         }))
     }
     #[inline]
@@ -313,8 +412,8 @@ impl<C: IndexWidths + ?Sized> Decode<C> for VertexIndex {
         n: usize,
         out: &mut Vec<Self>,
     ) -> Result<()> {
-        let w = ctx.index_width(IndexKind::Vertex);
-        let run = read_run(input, IndexKind::Vertex, w, n, false, |v| {
+        let w = IndexWidth::<Self>::width(ctx);
+        let run = read_run(input, VERTEX, w, n, false, |v| {
             out.push(VertexIndex(v))
         });
         match run {
@@ -324,29 +423,36 @@ impl<C: IndexWidths + ?Sized> Decode<C> for VertexIndex {
     }
 }
 
-impl<C: IndexWidths + ?Sized> Encode<C> for VertexIndex {
+impl<C: IndexWidth<Self> + ?Sized> Encode<C> for VertexIndex {
     #[inline]
     fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()> {
-        let w = ctx.index_width(IndexKind::Vertex);
+        let w = IndexWidth::<Self>::width(ctx);
         let r = match w {
             1 => u8::try_from(self.0).map(|v| out.write_bytes(&[v])),
             2 => u16::try_from(self.0).map(|v| out.write_bytes(&v.to_le_bytes())),
             4 => Ok(out.write_bytes(&self.0.to_le_bytes())),
-            w => return Err(bad_width(out.position(), IndexKind::Vertex, w)),
+            w => return Err(bad_width(out.position(), VERTEX, w)),
         };
         match r {
             Ok(r) => r,
-            Err(_) => Err(overflow(
-                out.position(),
-                IndexKind::Vertex,
-                self.0 as i64,
-                w,
-            )),
+            Err(_) => Err(overflow(out.position(), VERTEX, self.0 as i64, w)),
         }
     }
 }
 
 impl Describe for VertexIndex {
-    const SIZE: Size = Size::Index(IndexKind::Vertex);
+    const SIZE: Size = Size::Index(VERTEX);
     const MIN_SIZE: u64 = 1;
+    fn shape() -> Shape {
+        Shape::Leaf(LeafLayout {
+            name: "VertexIndex",
+            doc: "A vertex index whose width (1, 2 or 4 bytes) the context declares: \
+                  unsigned at 1 and 2 bytes (`u8`, `u16`), `i32` at 4 bytes; no value means none.",
+            kind: LeafKind::Index {
+                kind: VERTEX,
+                sign: IndexSign::UnsignedNarrow,
+                none: None,
+            },
+        })
+    }
 }

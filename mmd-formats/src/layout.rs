@@ -9,8 +9,8 @@
 pub enum Size {
     /// Always this many bytes.
     Fixed(u64),
-    /// An index whose width (1, 2 or 4 bytes) the header declares for this kind.
-    Index(crate::index::IndexKind),
+    /// An index of the named kind (`bone`), whose width the context declares.
+    Index(&'static str),
     /// A length-prefixed string: 4 bytes of length, then that many bytes.
     Text,
     /// Depends on the data (tags, counts, conditions).
@@ -79,6 +79,9 @@ pub struct TypeLayout {
     pub context: Option<&'static str>,
     /// Bytes that must open the value (a file signature), if any.
     pub magic: Option<&'static [u8]>,
+    /// For the root type of a file format: how the reference names the format
+    /// (`#[mmd(file(id = "...", title = "...", application = "..."))]`).
+    pub file: Option<FileInfo>,
     /// Its fields, variants or bits.
     pub body: Body,
 }
@@ -99,6 +102,8 @@ pub enum Body {
     Flags {
         /// The integer type (`u8`, `u16`, `u32`).
         repr: &'static str,
+        /// The integer type, as a number.
+        prim: Prim,
         /// Every named bit.
         bits: &'static [FlagBit],
     },
@@ -113,6 +118,8 @@ pub enum TagSource {
     Read {
         /// The tag's type.
         ty: &'static str,
+        /// The tag's type, as a number.
+        prim: Prim,
         /// The tag's size in bytes.
         size: u64,
         /// What the tag is called in messages and the reference.
@@ -123,6 +130,8 @@ pub enum TagSource {
     Selected {
         /// The selector's type.
         ty: &'static str,
+        /// The selector's type, as a number (`Bool` for a `bool`).
+        prim: Prim,
         /// What the selector is called in messages and the reference.
         name: &'static str,
     },
@@ -163,6 +172,8 @@ pub enum Repeat {
         count_ty: &'static str,
         /// The count's size in bytes.
         count_size: u64,
+        /// The count's type.
+        count_prim: Prim,
     },
     /// The number of values is given by an expression over earlier fields or the context.
     Len(&'static str),
@@ -196,14 +207,253 @@ pub struct FieldLayout {
     pub size: Size,
     /// The layout of one value's type, when it is a format type.
     pub layout: fn() -> Option<&'static TypeLayout>,
+    /// What one value is (a number, an array, a format type, a leaf).
+    pub shape: fn() -> Shape,
     /// How many values.
     pub repeat: Repeat,
     /// When present.
     pub presence: Presence,
     /// For a field whose enum is selected by earlier fields: the selecting expression.
     pub select: Option<&'static str>,
-    /// When the context changes after this field: the expression giving the new context.
+    /// When the context changes after this field: the switch as written
+    /// (`PmxContext(header)` for a declared context, else the expression).
     pub switch_ctx: Option<&'static str>,
+    /// When the context changes to a declared context ([`DescribeContext`]): which one, and
+    /// the expressions (over earlier fields) passed as its parameters. `None` for a switch
+    /// given as an opaque expression (`#[mmd(switch_ctx = expr)]`).
+    pub context: Option<ContextSwitch>,
+}
+
+/// A switch to a declared context (`#[mmd(context = Ctx(arg, ...))]`).
+#[derive(Debug, Clone, Copy)]
+pub struct ContextSwitch {
+    /// The context's description.
+    pub layout: fn() -> &'static ContextLayout,
+    /// One expression per parameter of the context, over the fields read so far
+    /// (the field carrying the switch included).
+    pub args: &'static [&'static str],
+}
+
+/// How the reference names a file format (on its root type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileInfo {
+    /// A short id, also the file extension and the Kaitai id (`pmx`).
+    pub id: &'static str,
+    /// The document title (`PMX 2.0 / 2.1`).
+    pub title: &'static str,
+    /// The programs that read and write the format.
+    pub application: &'static str,
+}
+
+/// A context computed from fields read earlier, declared with `#[derive(MmdContext)]`.
+///
+/// Its parameters are the values the switching record passes
+/// ([`ContextSwitch::args`]); each member is an expression over them, in the language of
+/// conditions, with the values it accepts. The derive generates the computation and its
+/// errors from the same declaration.
+#[derive(Debug)]
+pub struct ContextLayout {
+    /// The Rust type name.
+    pub name: &'static str,
+    /// The type's doc comment.
+    pub doc: &'static str,
+    /// The parameters, in order.
+    pub params: &'static [ContextParam],
+    /// The members, in declaration order (the order they are computed and checked).
+    pub members: &'static [ContextMember],
+}
+
+/// One parameter of a declared context.
+#[derive(Debug, Clone, Copy)]
+pub struct ContextParam {
+    /// Its name, as member expressions use it.
+    pub name: &'static str,
+    /// Its Rust type, as written.
+    pub ty: &'static str,
+}
+
+/// One member of a declared context.
+#[derive(Debug, Clone, Copy)]
+pub struct ContextMember {
+    /// The member name (`ctx.<name>` in conditions).
+    pub name: &'static str,
+    /// Its doc comment.
+    pub doc: &'static str,
+    /// Its Rust type, as written.
+    pub ty: &'static str,
+    /// The expression it is computed from, over the context's parameters.
+    pub from: &'static str,
+    /// The values it accepts, as written (`["1", "2", "4"]`); any other value is a read
+    /// error. `None`: every value is accepted.
+    pub valid: Option<&'static [&'static str]>,
+    /// What the member means to leaf types, if anything.
+    pub role: Option<ContextRole>,
+    /// What the member is called in messages (`bone index width`).
+    pub label: &'static str,
+}
+
+/// What a context member means to the leaf types that read with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContextRole {
+    /// The encoding of length-prefixed text ([`LeafKind::Text`]).
+    TextEncoding,
+    /// The width in bytes of the indices of the named kind ([`LeafKind::Index`]).
+    IndexWidth(&'static str),
+}
+
+/// Declared contexts describe themselves (implemented by `#[derive(MmdContext)]`).
+pub trait DescribeContext {
+    /// The context's description.
+    fn context_layout() -> &'static ContextLayout;
+}
+
+/// A fixed-size little-endian number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Prim {
+    /// `u8`.
+    U8,
+    /// `i8`.
+    I8,
+    /// `u16`.
+    U16,
+    /// `i16`.
+    I16,
+    /// `u32`.
+    U32,
+    /// `i32`.
+    I32,
+    /// `u64`.
+    U64,
+    /// `i64`.
+    I64,
+    /// `f32`, IEEE 754 single precision.
+    F32,
+    /// `f64`, IEEE 754 double precision.
+    F64,
+    /// `bool`, one byte (only as a selector; no format stores one).
+    Bool,
+}
+
+impl Prim {
+    /// The Rust name (`u8`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Prim::U8 => "u8",
+            Prim::I8 => "i8",
+            Prim::U16 => "u16",
+            Prim::I16 => "i16",
+            Prim::U32 => "u32",
+            Prim::I32 => "i32",
+            Prim::U64 => "u64",
+            Prim::I64 => "i64",
+            Prim::F32 => "f32",
+            Prim::F64 => "f64",
+            Prim::Bool => "bool",
+        }
+    }
+
+    /// The size in bytes.
+    pub const fn size(self) -> u64 {
+        match self {
+            Prim::U8 | Prim::I8 | Prim::Bool => 1,
+            Prim::U16 | Prim::I16 => 2,
+            Prim::U32 | Prim::I32 | Prim::F32 => 4,
+            Prim::U64 | Prim::I64 | Prim::F64 => 8,
+        }
+    }
+
+    /// True for the signed integers.
+    pub const fn is_signed(self) -> bool {
+        matches!(self, Prim::I8 | Prim::I16 | Prim::I32 | Prim::I64)
+    }
+
+    /// True for `f32` and `f64`.
+    pub const fn is_float(self) -> bool {
+        matches!(self, Prim::F32 | Prim::F64)
+    }
+}
+
+/// What one value of a type is, for the renderers: a number, an array, a format type or
+/// a leaf that describes itself.
+#[derive(Debug, Clone, Copy)]
+pub enum Shape {
+    /// A little-endian number.
+    Prim(Prim),
+    /// `len` consecutive values of one shape (a Rust array `[T; N]`).
+    Array {
+        /// How many.
+        len: u64,
+        /// The shape of each.
+        elem: fn() -> Shape,
+    },
+    /// A derived format type.
+    Type(&'static TypeLayout),
+    /// A type with its own codec that says what it is.
+    Leaf(LeafLayout),
+    /// A type with its own codec that does not describe itself.
+    Opaque,
+}
+
+/// A leaf type: a value with its own codec whose layout is one of a few known shapes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeafLayout {
+    /// The Rust type name (`PmxText`, `ShiftJis`, `BoneIndex`).
+    pub name: &'static str,
+    /// What the type is, for the reference.
+    pub doc: &'static str,
+    /// Its layout.
+    pub kind: LeafKind,
+}
+
+/// The layouts a leaf type can have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeafKind {
+    /// A byte length of type `length`, then that many bytes of text, in the encoding the
+    /// context member with [`ContextRole::TextEncoding`] gives: `encodings` maps its
+    /// values to encoding names (`0` → `UTF-16LE`); with any other value the bytes are
+    /// kept undecoded.
+    Text {
+        /// The length prefix's type.
+        length: Prim,
+        /// Member value → encoding name.
+        encodings: &'static [(u64, &'static str)],
+    },
+    /// A fixed-size text field: `size` bytes in `encoding`, ending at the first
+    /// `terminator` byte (or at the end of the field); the bytes after it belong to the
+    /// field.
+    FixedText {
+        /// The field's size in bytes.
+        size: u64,
+        /// The encoding's name (`Shift_JIS`).
+        encoding: &'static str,
+        /// The byte that ends the text early, if any.
+        terminator: Option<u8>,
+    },
+    /// An index of the named kind whose width (bytes) the context member with
+    /// [`ContextRole::IndexWidth`] of this kind gives.
+    Index {
+        /// The kind (`bone`).
+        kind: &'static str,
+        /// How its bytes are read at each width.
+        sign: IndexSign,
+        /// The value that means "none", if there is one.
+        none: Option<i64>,
+    },
+    /// Raw bytes, kept as they are.
+    Bytes {
+        /// How many.
+        size: u64,
+    },
+}
+
+/// How an index's bytes are read at its declared width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexSign {
+    /// Signed at every width (`i8`, `i16`, `i32`).
+    Signed,
+    /// Unsigned at 1 and 2 bytes (`u8`, `u16`), signed `i32` at 4 bytes (PMX vertex
+    /// indices).
+    UnsignedNarrow,
 }
 
 /// Types the derive can describe.
@@ -216,22 +466,53 @@ pub trait Describe {
     fn layout() -> Option<&'static TypeLayout> {
         None
     }
+    /// What one value is, for the renderers. By default the format type's layout, or
+    /// [`Shape::Opaque`]; numbers, arrays and leaf types say what they are.
+    fn shape() -> Shape {
+        match Self::layout() {
+            Some(l) => Shape::Type(l),
+            None => Shape::Opaque,
+        }
+    }
+}
+
+/// The number types, with their [`Prim`].
+pub trait PrimType {
+    /// The number type.
+    const PRIM: Prim;
+}
+
+impl PrimType for bool {
+    const PRIM: Prim = Prim::Bool;
 }
 
 macro_rules! describe_prim {
-    ($($t:ty),*) => {$(
+    ($($t:ty => $p:ident),*) => {$(
+        impl PrimType for $t {
+            const PRIM: Prim = Prim::$p;
+        }
         impl Describe for $t {
             const SIZE: Size = Size::Fixed(core::mem::size_of::<$t>() as u64);
             const MIN_SIZE: u64 = core::mem::size_of::<$t>() as u64;
+            fn shape() -> Shape {
+                Shape::Prim(Prim::$p)
+            }
         }
     )*};
 }
-describe_prim!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+describe_prim!(u8 => U8, i8 => I8, u16 => U16, i16 => I16, u32 => U32, i32 => I32,
+    u64 => U64, i64 => I64, f32 => F32, f64 => F64);
 
 impl<T: Describe, const N: usize> Describe for [T; N] {
     const SIZE: Size = T::SIZE.times(N as u64);
     const MIN_SIZE: u64 = T::MIN_SIZE * N as u64;
     fn layout() -> Option<&'static TypeLayout> {
         T::layout()
+    }
+    fn shape() -> Shape {
+        Shape::Array {
+            len: N as u64,
+            elem: T::shape,
+        }
     }
 }

@@ -107,23 +107,35 @@ pub mod rt;
 pub use codec::{Decode, DecodeSelected, Encode, Selected};
 pub use error::{Error, ErrorKind, PathSegment, Result};
 pub use index::{
-    BoneIndex, Index, IndexKind, IndexWidths, MaterialIndex, MorphIndex, RigidBodyIndex,
-    TextureIndex, VertexIndex,
+    BoneIndex, Index, IndexKind, IndexType, IndexWidth, IndexWidths, MaterialIndex, MorphIndex,
+    RigidBodyIndex, TextureIndex, VertexIndex,
 };
 pub use io::{Input, IoInput, IoOutput, Output, SliceInput};
-pub use layout::Describe;
-pub use mmd_derive::Mmd;
+pub use layout::{Describe, DescribeContext};
+pub use mmd_derive::{Mmd, MmdContext};
 pub use text::{PmxText, ShiftJis, TextContext, TextEncoding};
 
 /// Paths the generated code uses. Not a stable interface.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::codec::{Decode, DecodeSelected, Encode, Selected};
-    pub use crate::error::{Error, Result};
+    pub use crate::error::{Error, PathSegment, Result};
+    pub use crate::index::{IndexType, IndexWidth};
+    pub use crate::text::{TextContext, TextEncoding};
     pub use crate::io::{Input, Output};
     pub use crate::layout;
     pub use crate::layout::Describe;
     pub use crate::rt;
     pub use crate::walk;
     pub use binrw;
+}
+
+/// The root types of the binary file formats (PMX, PMD, VMD), whose layout descriptors
+/// the format reference is rendered from (`mmd-spec`). VPD is text and is described by
+/// its own grammar ([`vpd`]).
+pub fn file_layouts() -> Vec<&'static layout::TypeLayout> {
+    [pmx::Pmx::layout(), pmd::Pmd::layout(), vmd::Vmd::layout()]
+        .into_iter()
+        .flatten()
+        .collect()
 }

@@ -1,7 +1,7 @@
 //! Helpers that only generated code calls. Not a stable interface.
 
 use crate::codec::{Decode, Encode};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, PathSegment, Result};
 use crate::io::{Input, IoInput, IoOutput, Output};
 use crate::layout::Describe;
 use crate::walk::Segment;
@@ -34,6 +34,167 @@ pub fn write_magic<O: Output + ?Sized>(out: &mut O, magic: &'static [u8]) -> Res
     out.write_bytes(magic)?;
     out.leave();
     Ok(())
+}
+
+/// Why a declared context could not be computed (made by the code
+/// `#[derive(MmdContext)]` generates): which member, and the place, below one of the
+/// context's parameters, whose value is wrong. The record that switches to the context
+/// turns it into an [`Error`] with an offset and a path ([`context_error`]).
+#[derive(Debug)]
+pub struct ContextFault {
+    member: &'static str,
+    param: usize,
+    place: &'static [PathSegment],
+    expected: String,
+    found: String,
+}
+
+impl ContextFault {
+    /// A member's value is not one it accepts.
+    #[cold]
+    pub fn invalid(
+        member: &'static str,
+        param: usize,
+        place: &'static [PathSegment],
+        expected: impl Into<String>,
+        found: String,
+    ) -> Self {
+        ContextFault {
+            member,
+            param,
+            place,
+            expected: expected.into(),
+            found,
+        }
+    }
+
+    /// The member whose value is wrong (as messages name it).
+    pub fn member(&self) -> &'static str {
+        self.member
+    }
+
+    /// The parameter the wrong value was read from (its position).
+    pub fn param(&self) -> usize {
+        self.param
+    }
+
+    /// The place below that parameter (`globals[2]` below `header`).
+    pub fn place(&self) -> &'static [PathSegment] {
+        self.place
+    }
+}
+
+/// Element `index` of a sequence a member expression reads (`header.globals[2]`): a
+/// missing element is a fault naming the member, never a panic.
+#[inline]
+pub fn element<'a, T>(
+    items: &'a [T],
+    index: usize,
+    member: &'static str,
+    param: usize,
+    place: &'static [PathSegment],
+) -> std::result::Result<&'a T, ContextFault> {
+    match items.get(index) {
+        Some(v) => Ok(v),
+        None => Err(missing_element(items.len(), index, member, param, place)),
+    }
+}
+
+#[cold]
+fn missing_element(
+    len: usize,
+    index: usize,
+    member: &'static str,
+    param: usize,
+    place: &'static [PathSegment],
+) -> ContextFault {
+    ContextFault::invalid(
+        member,
+        param,
+        place,
+        format!(
+            "at least {} element{}: element {index} is the {member}",
+            index + 1,
+            if index == 0 { "" } else { "s" }
+        ),
+        format!("{len} element{}", if len == 1 { "" } else { "s" }),
+    )
+}
+
+/// "bone index width 3": what a fault found.
+#[cold]
+pub fn member_found<T: std::fmt::Display>(label: &str, value: &T) -> String {
+    format!("{label} {value}")
+}
+
+/// The conversion from a member expression's value to the member's type: the value
+/// itself, or a byte to the [`TextEncoding`](crate::text::TextEncoding) it declares.
+pub trait FromMember<S> {
+    /// Converts.
+    fn from_member(s: S) -> Self;
+}
+
+impl<T> FromMember<T> for T {
+    #[inline(always)]
+    fn from_member(s: T) -> T {
+        s
+    }
+}
+
+impl FromMember<u8> for crate::text::TextEncoding {
+    #[inline]
+    fn from_member(s: u8) -> Self {
+        crate::text::TextEncoding::from_byte(s)
+    }
+}
+
+/// Where the value at `path` starts inside `value` written with `ctx`, if it can be
+/// found (the spans of `value` locate it).
+#[cold]
+pub fn offset_in<T: Encode<C> + ?Sized, C: ?Sized>(
+    value: &T,
+    ctx: &C,
+    path: &[PathSegment],
+) -> Option<u64> {
+    let segs: Vec<Segment> = path
+        .iter()
+        .map(|s| match s {
+            PathSegment::Field(n) => Segment::Field(n),
+            PathSegment::Index(i) => Segment::Index(*i),
+        })
+        .collect();
+    crate::spans::Spans::of(value, ctx).ok()?.locate(&segs)
+}
+
+/// The error for a context fault: the field `field` (which starts at `field_start`) holds
+/// the context parameter at `arg_path` below it, and the fault's place is below that. The
+/// offset is where that place starts, found by `locate` (given the path below the field)
+/// when it can be; else the field's start. Without a field, the path starts below it
+/// (the parameter is the value the caller holds).
+#[cold]
+#[inline(never)]
+pub fn context_error(
+    fault: ContextFault,
+    field: Option<&'static str>,
+    arg_path: &'static [PathSegment],
+    field_start: u64,
+    locate: Option<&dyn Fn(&[PathSegment]) -> Option<u64>>,
+) -> Error {
+    let below: Vec<PathSegment> = arg_path.iter().chain(fault.place).cloned().collect();
+    let offset = locate
+        .and_then(|l| l(&below))
+        .map_or(field_start, |o| field_start + o);
+    let mut e = Error::invalid(offset, fault.expected, fault.found);
+    for seg in below.iter().rev() {
+        e = match seg {
+            PathSegment::Field(n) => e.in_field(n),
+            PathSegment::Index(i) => e.in_index(*i),
+        };
+    }
+    match field {
+        Some(f) => e.in_field(f),
+        None => e,
+    }
 }
 
 /// Renders bytes as a quoted ASCII string with `\xNN` escapes.

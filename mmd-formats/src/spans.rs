@@ -191,6 +191,27 @@ impl Spans {
         found.map(|index| Span { spans: self, index })
     }
 
+    /// Where the value at `path` starts: its span's start when one was recorded; for an
+    /// element of a byte sequence or array (recorded as one leaf, see
+    /// [`Encode::encode_seq`]), the sequence's first data byte (after its count, if it
+    /// has one) plus the element's index. `None` when the path leads nowhere.
+    pub fn locate(&self, path: &[Segment]) -> Option<u64> {
+        if let Some(s) = self.get(path) {
+            return Some(s.start());
+        }
+        let (Segment::Index(i), parent) = path.split_last()? else {
+            return None;
+        };
+        let seq = self.get(parent)?;
+        // The data of a byte run starts after its count, the run's only child.
+        let data = match self.nodes.get(seq.index + 1) {
+            Some(n) if n.parent == seq.index as u32 && n.seg == Segment::Count => n.end,
+            _ => seq.start(),
+        };
+        let at = data.checked_add(*i as u64)?;
+        (at < seq.end()).then_some(at)
+    }
+
     /// The innermost span of every byte, as runs: `(span, start, end)` in file order,
     /// one run for each stretch of bytes that a span holds and none of the spans inside
     /// it does. For a binary file these tile it: they are the leaves, and the bytes of

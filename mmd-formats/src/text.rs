@@ -11,7 +11,7 @@
 use crate::codec::{Decode, Encode};
 use crate::error::{Error, Result};
 use crate::io::{Input, Output};
-use crate::layout::{Describe, Size};
+use crate::layout::{Describe, LeafKind, LeafLayout, Prim, Shape, Size};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -46,12 +46,21 @@ impl TextEncoding {
         }
     }
 
+    /// The values a PMX header's encoding byte defines, with the encodings' names.
+    pub const CODES: &'static [(u64, &'static str)] = &[(0, "UTF-16LE"), (1, "UTF-8")];
+
     /// Encodes `s` in this encoding (UTF-8 for unknown encodings).
     pub fn encode(self, s: &str) -> Vec<u8> {
         match self {
             TextEncoding::Utf16Le => s.encode_utf16().flat_map(u16::to_le_bytes).collect(),
             _ => s.as_bytes().to_vec(),
         }
+    }
+}
+
+impl From<u8> for TextEncoding {
+    fn from(b: u8) -> Self {
+        TextEncoding::from_byte(b)
     }
 }
 
@@ -210,6 +219,18 @@ impl<C: TextContext + ?Sized> Encode<C> for PmxText {
 impl Describe for PmxText {
     const SIZE: Size = Size::Text;
     const MIN_SIZE: u64 = 4;
+    fn shape() -> Shape {
+        Shape::Leaf(LeafLayout {
+            name: "PmxText",
+            doc: "Text: an `i32` byte length (not a character count), then that many bytes in \
+                  the encoding the context declares. Text that does not decode cleanly is kept \
+                  as stored.",
+            kind: LeafKind::Text {
+                length: Prim::I32,
+                encodings: TextEncoding::CODES,
+            },
+        })
+    }
 }
 
 /// A fixed-length Shift_JIS field of `N` bytes (VMD and PMD names), kept whole.
@@ -331,4 +352,17 @@ impl<C: ?Sized, const N: usize> Encode<C> for ShiftJis<N> {
 impl<const N: usize> Describe for ShiftJis<N> {
     const SIZE: Size = Size::Fixed(N as u64);
     const MIN_SIZE: u64 = N as u64;
+    fn shape() -> Shape {
+        Shape::Leaf(LeafLayout {
+            name: "ShiftJis",
+            doc: "A fixed-length Shift_JIS (code page 932) field: the text ends at the first NUL \
+                  or at the end of the field; the bytes after the NUL (0xFD fill, leftovers of \
+                  an earlier name) belong to the field and are kept.",
+            kind: LeafKind::FixedText {
+                size: N as u64,
+                encoding: "Shift_JIS",
+                terminator: Some(0),
+            },
+        })
+    }
 }

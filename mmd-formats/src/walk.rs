@@ -22,7 +22,6 @@
 //! # Ok(()) }
 //! ```
 
-use crate::index::IndexKind;
 use crate::text::TextEncoding;
 use std::borrow::Cow;
 use std::fmt;
@@ -149,8 +148,8 @@ pub enum Leaf {
     /// An index whose width the header declares, with its raw value (-1 = none for
     /// every kind but vertex).
     Index {
-        /// The kind of index.
-        kind: IndexKind,
+        /// The kind of index (`bone`, `vertex`).
+        kind: &'static str,
         /// The raw value as stored (a 4-byte vertex index is its unsigned bit pattern).
         raw: i64,
     },
@@ -280,7 +279,7 @@ impl fmt::Display for Leaf {
                 }
                 Ok(())
             }
-            Leaf::Index { kind, raw } => write!(f, "{}#{raw}", kind.name().replace(' ', "_")),
+            Leaf::Index { kind, raw } => write!(f, "{}#{raw}", kind.replace(' ', "_")),
             Leaf::Flags { bits, size, .. } => {
                 let width = usize::from(*size) * 2;
                 write!(f, "{bits:#0w$x}", w = width + 2)?;
@@ -676,10 +675,10 @@ impl<const N: usize> Walk for crate::text::ShiftJis<N> {
     }
 }
 
-impl<K: crate::index::kind::SignedKind> Walk for crate::index::Index<K> {
+impl<K: crate::index::kind::Kind> Walk for crate::index::Index<K> {
     fn walk(&self, v: &mut dyn Visitor) {
         v.leaf(Leaf::Index {
-            kind: K::KIND,
+            kind: K::NAME,
             raw: self.raw().into(),
         });
     }
@@ -688,7 +687,7 @@ impl<K: crate::index::kind::SignedKind> Walk for crate::index::Index<K> {
 impl Walk for crate::index::VertexIndex {
     fn walk(&self, v: &mut dyn Visitor) {
         v.leaf(Leaf::Index {
-            kind: IndexKind::Vertex,
+            kind: <crate::index::VertexIndex as crate::index::IndexType>::KIND,
             raw: self.0.into(),
         });
     }

@@ -548,7 +548,7 @@ function vmdSummary(v) {
   return {
     header: {
       signature: hex(v.header.signature),
-      version: v.header.versionNumber,
+      version: v.header.version,
       model_name: mn.v2 !== undefined ? mn.v2 : mn.v1,
     },
     counts: {

@@ -2,11 +2,13 @@
 //! (Rust source text over earlier fields and the context `ctx`) into Kaitai Struct
 //! expressions.
 //!
-//! Only the subset the formats use is understood: field references (`*has_limit`),
-//! comparisons, `&&` / `||` / `!`, integer literals, flag tests
-//! (`flags.contains(BoneFlags::IK)`, `flags.intersects(A | B)`), `saturating_sub`, and
-//! context members that the format's context table names (`ctx.is_v21()`). Anything else
-//! is an error that names the expression, so a new kind of condition is never dropped.
+//! The subset understood: field references (`*has_limit`) and the fields and elements
+//! below them (`header.globals[2]`), comparisons, arithmetic, `&&` / `||` / `!`, integer,
+//! float and `true`/`false` literals, `if c { a } else { b }`, flag tests
+//! (`flags.contains(BoneFlags::IK)`, `flags.intersects(A | B)`), `len()`,
+//! `saturating_sub`, `starts_with(b"...")` on bytes, and members of the declared context
+//! (`ctx.is_v21`). Anything else is an error that names the expression, so a new kind of
+//! condition is never dropped.
 
 use mmd_formats::layout::{Body, TypeLayout};
 
@@ -26,12 +28,14 @@ pub trait Env {
 enum Tok {
     Ident(String),
     Int(u64),
+    Float(String),
+    Bytes(Vec<u8>),
     Op(&'static str),
 }
 
-const OPS: [&str; 20] = [
-    "::", "==", "!=", "<=", ">=", "&&", "||", "(", ")", ",", ".", "<", ">", "!", "*", "&", "|",
-    "+", "-", "/",
+const OPS: [&str; 24] = [
+    "::", "==", "!=", "<=", ">=", "&&", "||", "(", ")", "[", "]", "{", "}", ",", ".", "<", ">",
+    "!", "*", "&", "|", "+", "-", "/",
 ];
 
 fn tokenize(s: &str) -> Result<Vec<Tok>, String> {
@@ -42,6 +46,29 @@ fn tokenize(s: &str) -> Result<Vec<Tok>, String> {
         let c = b[i];
         if c.is_ascii_whitespace() {
             i += 1;
+        } else if c == b'b' && b.get(i + 1) == Some(&b'"') {
+            // A byte string: printable ASCII, with `\\` and `\"` escapes.
+            let mut bytes = Vec::new();
+            i += 2;
+            loop {
+                match b.get(i) {
+                    None => return Err("unterminated byte string".to_string()),
+                    Some(b'"') => break,
+                    Some(b'\\') => match b.get(i + 1) {
+                        Some(&e @ (b'\\' | b'"')) => {
+                            bytes.push(e);
+                            i += 2;
+                        }
+                        _ => return Err("unsupported escape in a byte string".to_string()),
+                    },
+                    Some(&c) => {
+                        bytes.push(c);
+                        i += 1;
+                    }
+                }
+            }
+            i += 1;
+            out.push(Tok::Bytes(bytes));
         } else if c.is_ascii_alphabetic() || c == b'_' {
             let start = i;
             while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
@@ -52,6 +79,14 @@ fn tokenize(s: &str) -> Result<Vec<Tok>, String> {
             let start = i;
             while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
                 i += 1;
+            }
+            if b.get(i) == Some(&b'.') && b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                out.push(Tok::Float(s[start..i].to_string()));
+                continue;
             }
             let text = s[start..i].replace('_', "");
             let v = if let Some(hex) = text.strip_prefix("0x") {
@@ -82,6 +117,10 @@ enum E {
     Ident(String),
     Path(Vec<String>),
     Int(u64),
+    Float(String),
+    Bytes(Vec<u8>),
+    Index(Box<E>, Box<E>),
+    If(Box<E>, Box<E>, Box<E>),
     Field(Box<E>, String),
     Method(Box<E>, String, Vec<E>),
     Call(Vec<String>),
@@ -190,15 +229,48 @@ impl Parser {
 
     fn postfix(&mut self) -> Result<E, String> {
         let mut e = self.primary()?;
-        while self.eat(".") {
-            let name = self.ident()?;
-            if self.eat("(") {
-                e = E::Method(Box::new(e), name, self.args()?);
+        loop {
+            if self.eat(".") {
+                let name = self.ident()?;
+                if self.eat("(") {
+                    e = E::Method(Box::new(e), name, self.args()?);
+                } else {
+                    e = E::Field(Box::new(e), name);
+                }
+            } else if self.eat("[") {
+                let i = self.or()?;
+                self.expect("]")?;
+                e = E::Index(Box::new(e), Box::new(i));
             } else {
-                e = E::Field(Box::new(e), name);
+                return Ok(e);
             }
         }
+    }
+
+    /// `{ expr }`
+    fn block(&mut self) -> Result<E, String> {
+        self.expect("{")?;
+        let e = self.or()?;
+        self.expect("}")?;
         Ok(e)
+    }
+
+    /// `if c { a } else { b }` or `... else if ...` (the `if` is already eaten).
+    fn if_else(&mut self) -> Result<E, String> {
+        let c = self.or()?;
+        let a = self.block()?;
+        match self.toks.get(self.at) {
+            Some(Tok::Ident(k)) if k == "else" => self.at += 1,
+            _ => return Err("an `if` needs an `else`".to_string()),
+        }
+        let b = match self.toks.get(self.at) {
+            Some(Tok::Ident(k)) if k == "if" => {
+                self.at += 1;
+                self.if_else()?
+            }
+            _ => self.block()?,
+        };
+        Ok(E::If(Box::new(c), Box::new(a), Box::new(b)))
     }
 
     fn primary(&mut self) -> Result<E, String> {
@@ -206,6 +278,18 @@ impl Parser {
             Some(Tok::Int(v)) => {
                 self.at += 1;
                 Ok(E::Int(v))
+            }
+            Some(Tok::Float(v)) => {
+                self.at += 1;
+                Ok(E::Float(v))
+            }
+            Some(Tok::Bytes(v)) => {
+                self.at += 1;
+                Ok(E::Bytes(v))
+            }
+            Some(Tok::Ident(k)) if k == "if" => {
+                self.at += 1;
+                self.if_else()
             }
             Some(Tok::Ident(first)) => {
                 self.at += 1;
@@ -360,6 +444,20 @@ fn method(env: &dyn Env, recv: V, name: &str, args: &[E]) -> Result<V, String> {
             let n = translate_e(env, arg)?.operand()?;
             Ok(atom(format!("({x} > {n} ? {x} - {n} : 0)")))
         }
+        ("len", []) => Ok(atom(format!("{}.size", recv.operand()?))),
+        ("starts_with", [E::Bytes(prefix)]) => {
+            // Kaitai compares strings, not byte arrays: every byte maps to one character
+            // in ISO-8859-1, so the prefix compares byte for byte.
+            if !prefix.iter().all(|b| (0x20..0x7f).contains(b) && *b != b'"' && *b != b'\\') {
+                return Err("`starts_with` of bytes other than printable ASCII".to_string());
+            }
+            let x = recv.operand()?;
+            Ok(compound(format!(
+                "{x}.to_s(\"ISO-8859-1\").substring(0, {}) == \"{}\"",
+                prefix.len(),
+                String::from_utf8_lossy(prefix)
+            )))
+        }
         _ => Err(format!("unsupported method `{name}`")),
     }
 }
@@ -390,10 +488,24 @@ fn translate_e(env: &dyn Env, e: &E) -> Result<V, String> {
     }
     match e {
         E::Int(v) => Ok(atom(v.to_string())),
+        E::Float(v) => Ok(atom(v.clone())),
+        E::Bytes(_) => Err("a byte string outside `starts_with`".to_string()),
+        E::Index(base, i) => {
+            let b = translate_e(env, base)?.operand()?;
+            let i = translate_e(env, i)?.expr()?;
+            Ok(atom(format!("{b}[{i}]")))
+        }
+        E::If(c, a, b) => {
+            let c = translate_e(env, c)?.operand()?;
+            let a = translate_e(env, a)?.operand()?;
+            let b = translate_e(env, b)?.operand()?;
+            Ok(atom(format!("({c} ? {a} : {b})")))
+        }
         E::Ident(n) if n == "true" || n == "false" => Ok(atom(n.clone())),
         E::Ident(n) => match env.field(n) {
             Some((text, Some(ty))) => Ok(V::Flags { text, ty }),
-            Some((text, None)) => Ok(atom(text)),
+            Some((text, None)) if is_path(&text) => Ok(atom(text)),
+            Some((text, None)) => Ok(compound(text)),
             None => Err(format!("`{n}` is not an earlier field of this record")),
         },
         E::Path(p) if p.len() == 2 => {
@@ -414,7 +526,11 @@ fn translate_e(env: &dyn Env, e: &E) -> Result<V, String> {
             })
         }
         E::Path(p) => Err(format!("unsupported path `{}`", p.join("::"))),
-        E::Field(_, name) => Err(format!("unsupported field access `.{name}`")),
+        E::Field(base, name) => match translate_e(env, base)? {
+            V::Expr { text, atomic: true } => Ok(atom(format!("{text}.{name}"))),
+            V::Expr { text, .. } => Ok(atom(format!("({text}).{name}"))),
+            _ => Err(format!("unsupported field access `.{name}` on flags")),
+        },
         E::Method(recv, name, args) => {
             let r = translate_e(env, recv)?;
             method(env, r, name, args)
@@ -464,6 +580,15 @@ fn translate_e(env: &dyn Env, e: &E) -> Result<V, String> {
             Ok(compound(format!("{} {kop} {}", a.operand()?, b.operand()?)))
         }
     }
+}
+
+/// True for a plain name or a path of names (`header.globals`), which needs no
+/// parentheses as an operand.
+fn is_path(s: &str) -> bool {
+    !s.is_empty()
+        && s
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 
 /// Translates one expression; the error says why it has no Kaitai form.

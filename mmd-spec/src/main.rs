@@ -1,6 +1,7 @@
-//! `cargo run -p mmd-spec` writes the reference into `mmd-spec/reference/` and the Kaitai
-//! Struct grammars into `mmd-spec/kaitai/`; `cargo run -p mmd-spec -- --check` reports
-//! drift and exits 1. Exit code 2: a document cannot be rendered or written.
+//! `cargo run -p mmd-spec` writes the reference of every file format of `mmd-formats` into
+//! `mmd-spec/reference/` and the Kaitai Struct grammars into `mmd-spec/kaitai/`;
+//! `cargo run -p mmd-spec -- --check` reports drift and exits 1. Exit code 2: a document
+//! cannot be rendered or written.
 
 use std::path::Path;
 use std::process::ExitCode;

@@ -84,7 +84,7 @@ fn opt<T>(a: Option<&T>, g: impl Fn(&T) -> Value) -> Value {
 
 fn pmx_summary(p: &Pmx) -> Value {
     let ctx = p.context().expect("a file that read has a context");
-    let vertex_width = ctx.widths[0];
+    let vertex_width = ctx.widths()[0];
     // A 4-byte vertex index is signed in the grammar (its i32 bit pattern here).
     let vi = |v: &VertexIndex| -> Value {
         if vertex_width == 4 {

@@ -2,7 +2,7 @@
 //! types, sizes, repetition, presence and selection texts; enum tags; flag bits; and the
 //! `SIZE` / `MIN_SIZE` constants. Expected values are worked out by hand from the types.
 
-use mmd_formats::layout::{Body, FieldLayout, Size, TagSource, TypeLayout};
+use mmd_formats::layout::{Body, FieldLayout, Prim, Size, TagSource, TypeLayout};
 use mmd_formats::pmx::{Bone, BoneFlags, BoneTail, Material, Weight};
 use mmd_formats::{BoneIndex, Describe, IndexKind, Mmd, PmxText, TextEncoding};
 
@@ -180,13 +180,13 @@ fn every_directive_is_described_in_file_order() {
         &[
             "flags: u8 Fixed(1) One Always",
             "weight: f32 Fixed(4) One If(\"*flags & 1 != 0\")",
-            "records: Fixed Fixed(16) Counted { count_ty: \"u16\", count_size: 2 } Always",
+            "records: Fixed Fixed(16) Counted { count_ty: \"u16\", count_size: 2, count_prim: U16 } Always",
             "n: u8 Fixed(1) One Always",
-            "items: BoneIndex Index(Bone) Len(\"*n\") Always",
+            "items: BoneIndex Index(\"bone\") Len(\"*n\") Always",
             "name: PmxText Text One Always",
             "kind: Kind Variable One Always select *flags & 2 != 0",
             "shape: Shape Variable One Always",
-            "extra: u8 Fixed(1) Counted { count_ty: \"i32\", count_size: 4 } UnlessEof",
+            "extra: u8 Fixed(1) Counted { count_ty: \"i32\", count_size: 4, count_prim: I32 } UnlessEof",
             "late: u16 Fixed(2) One IfUnlessEof(\"*flags & 4 != 0\")",
             "trailing: Vec<u8> Variable Rest Always",
         ],
@@ -210,8 +210,13 @@ fn enums_list_every_tag() {
         panic!("not an enum")
     };
     match tag {
-        TagSource::Read { ty, size, name } => {
-            assert_eq!((*ty, *size, *name), ("i16", 2, "Shape tag"));
+        TagSource::Read {
+            ty,
+            prim,
+            size,
+            name,
+        } => {
+            assert_eq!((*ty, *prim, *size, *name), ("i16", Prim::I16, 2, "Shape tag"));
         }
         other => panic!("{other:?}"),
     }
@@ -235,7 +240,9 @@ fn enums_list_every_tag() {
         panic!("not an enum")
     };
     match tag {
-        TagSource::Selected { ty, name } => assert_eq!((*ty, *name), ("bool", "kind flag")),
+        TagSource::Selected { ty, prim, name } => {
+            assert_eq!((*ty, *prim, *name), ("bool", Prim::Bool, "kind flag"))
+        }
         other => panic!("{other:?}"),
     }
     let tags: Vec<(&str, &str)> = variants.iter().map(|v| (v.name, v.tag)).collect();
@@ -251,7 +258,7 @@ fn switch_ctx_is_described() {
         struct_rows(l),
         &[
             "version: u8 Fixed(1) One Always switch Ok::<Ctx, mmd_formats::Error>(Ctx)",
-            "bone: BoneIndex Index(Bone) One Always",
+            "bone: BoneIndex Index(\"bone\") One Always",
         ],
     );
     assert_eq!(Switching::SIZE, Size::Variable);
@@ -272,7 +279,7 @@ fn pmx_bone() {
             "name: PmxText Text One Always",
             "name_en: PmxText Text One Always",
             "position: [f32; 3] Fixed(12) One Always",
-            "parent: BoneIndex Index(Bone) One Always",
+            "parent: BoneIndex Index(\"bone\") One Always",
             "layer: i32 Fixed(4) One Always",
             "flags: BoneFlags Fixed(2) One Always",
             "tail: BoneTail Variable One Always select flags.contains(BoneFlags::TAIL_IS_BONE)",
@@ -300,6 +307,7 @@ fn pmx_bone() {
         tag,
         TagSource::Selected {
             ty: "bool",
+            prim: Prim::Bool,
             name: "tail kind"
         }
     ));
@@ -323,8 +331,8 @@ fn pmx_material() {
             "flags: MaterialFlags Fixed(1) One Always",
             "edge_color: [f32; 4] Fixed(16) One Always",
             "edge_size: f32 Fixed(4) One Always",
-            "texture: TextureIndex Index(Texture) One Always",
-            "sphere_texture: TextureIndex Index(Texture) One Always",
+            "texture: TextureIndex Index(\"texture\") One Always",
+            "sphere_texture: TextureIndex Index(\"texture\") One Always",
             "sphere_mode: u8 Fixed(1) One Always",
             "toon: Toon Variable One Always",
             "memo: PmxText Text One Always",
@@ -350,6 +358,7 @@ fn pmx_weight() {
         tag,
         TagSource::Read {
             ty: "u8",
+            prim: Prim::U8,
             size: 1,
             name: "weight type"
         }
@@ -366,7 +375,7 @@ fn pmx_weight() {
         ]
     );
     let rows = |i: usize| variants[i].fields.iter().map(row).collect::<Vec<_>>();
-    assert_rows(rows(0), &["bone: BoneIndex Index(Bone) One Always"]);
+    assert_rows(rows(0), &["bone: BoneIndex Index(\"bone\") One Always"]);
     assert_rows(
         rows(1),
         &[
@@ -407,10 +416,10 @@ fn pmx_bone_flags_list_every_bit() {
     assert_eq!(BoneFlags::SIZE, Size::Fixed(2));
     assert_eq!(BoneFlags::MIN_SIZE, 2);
     let l = layout_of::<BoneFlags>();
-    let Body::Flags { repr, bits } = &l.body else {
+    let Body::Flags { repr, prim, bits } = &l.body else {
         panic!("not flags")
     };
-    assert_eq!(*repr, "u16");
+    assert_eq!((*repr, *prim), ("u16", Prim::U16));
     let got: Vec<(&str, u64)> = bits.iter().map(|b| (b.name, b.mask)).collect();
     assert_eq!(
         got,
@@ -443,7 +452,7 @@ fn pmx_bone_flags_list_every_bit() {
 
 #[test]
 fn index_and_text_sizes() {
-    assert_eq!(BoneIndex::SIZE, Size::Index(IndexKind::Bone));
+    assert_eq!(BoneIndex::SIZE, Size::Index("bone"));
     assert_eq!(BoneIndex::MIN_SIZE, 1);
     assert_eq!(PmxText::SIZE, Size::Text);
     assert_eq!(PmxText::MIN_SIZE, 4);

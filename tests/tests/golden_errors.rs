@@ -105,7 +105,23 @@ fn index_width_3_in_header() {
     b[11] = 3;
     golden_pmx(
         &b,
-        "header.globals[2]: vertex index width 3 at 0xb (expected an index width of 1, 2 or 4)",
+        "header.globals[2]: vertex index width 3 at 0xb (expected a vertex index width of 1, 2 or 4)",
+        false,
+    );
+}
+
+#[test]
+fn too_few_globals() {
+    // Seed 000: the globals count (a u8 at 8) is 8 in practice, but a reader must read it.
+    // With 5 globals (bytes 9..14) the bone index width, globals[5], is missing: the
+    // context declares it from element 5 and says so, at the globals' count byte (8).
+    let mut b = b"PMX ".to_vec();
+    b.extend(2.0f32.to_le_bytes());
+    b.push(5);
+    b.extend([0, 0, 1, 1, 1]);
+    golden_pmx(
+        &b,
+        "header.globals: 5 elements at 0x8 (expected at least 6 elements: element 5 is the bone index width)",
         false,
     );
 }

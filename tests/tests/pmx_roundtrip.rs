@@ -490,7 +490,7 @@ fn alicia_matches_the_counts_in_seeds_000_and_003() {
     };
     let p = check_file("alicia_solid.pmx", &std::fs::read(path).unwrap());
     let c = p.context().unwrap();
-    assert_eq!(c.widths, [2, 1, 1, 2, 1, 1]);
+    assert_eq!(c.widths(), [2, 1, 1, 2, 1, 1]);
     assert_eq!(c.encoding, mmd_formats::TextEncoding::Utf16Le);
     assert_eq!(c.additional_uv, 0);
     assert_eq!(p.header.globals.len(), 8);

@@ -287,11 +287,11 @@ fn samples_cover_every_branch() {
     let (mut pair16, mut pair8, mut raw16, mut raw8) = (false, false, false, false);
     for (name, bytes, p) in &all {
         let ctx = p.context().unwrap();
-        for (k, w) in ctx.widths.iter().enumerate() {
+        for (k, w) in ctx.widths().iter().enumerate() {
             widths.insert((k, *w));
         }
         for (k, raw) in index_values(p) {
-            boundary.insert((k, ctx.widths[k], raw));
+            boundary.insert((k, ctx.widths()[k], raw));
         }
         encodings.insert(ctx.encoding.to_byte());
         uvs.insert(ctx.additional_uv);
@@ -497,7 +497,7 @@ fn header_fields_read_as_declared() {
     let c = p.context().unwrap();
     assert_eq!(c.encoding, TextEncoding::Utf8);
     assert_eq!(c.additional_uv, 3);
-    assert_eq!(c.widths, [1, 2, 4, 2, 1, 4]);
+    assert_eq!(c.widths(), [1, 2, 4, 2, 1, 4]);
     assert!(!c.is_v21());
     assert_eq!(p.soft_bodies, None);
 }

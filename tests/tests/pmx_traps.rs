@@ -9,7 +9,9 @@
 
 use mmd_formats::pmx::*;
 use mmd_formats::samples::pmx_samples;
-use mmd_formats::{BoneIndex, Encode, ErrorKind, MaterialIndex, TextureIndex, VertexIndex};
+use mmd_formats::{
+    BoneIndex, Encode, ErrorKind, MaterialIndex, TextEncoding, TextureIndex, VertexIndex,
+};
 use mmd_tests::pmx_bytes::*;
 
 // ---------------------------------------------------------------------------------------
@@ -108,7 +110,7 @@ fn globals_count_may_exceed_eight() {
     assert_eq!(p.model.name.to_str().as_deref(), Some("名"));
     assert_eq!(p.bones[0].name.to_str().as_deref(), Some("b"));
     // The extra globals do not change the context.
-    assert_eq!(p.context().unwrap().widths, [1; 6]);
+    assert_eq!(p.context().unwrap().widths(), [1; 6]);
     let (bytes, p) = sample("pmx/globals_10.pmx");
     assert_eq!(bytes[8], 10);
     assert_eq!(&p.header.globals[8..], &[0xab, 0xcd]);
@@ -279,10 +281,7 @@ fn text_encoding_follows_the_header() {
 #[test]
 fn sdef_weights_take_36_more_bytes_than_bdef2() {
     for bw in [1u8, 2, 4] {
-        let ctx = PmxContext {
-            widths: [1, 1, 1, bw, 1, 1],
-            ..PmxContext::default()
-        };
+        let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [1, 1, 1, bw, 1, 1]);
         let bdef2 = Weight::Bdef2 {
             bones: [BoneIndex::from_raw(0); 2],
             weight: 0.5,
@@ -326,10 +325,7 @@ fn sdef_weights_take_36_more_bytes_than_bdef2() {
 #[test]
 fn weight_sizes_per_type_match_the_seed_table() {
     for bw in [1usize, 2, 4] {
-        let ctx = PmxContext {
-            widths: [1, 1, 1, bw as u8, 1, 1],
-            ..PmxContext::default()
-        };
+        let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [1, 1, 1, bw as u8, 1, 1]);
         let z = BoneIndex::from_raw(0);
         let sizes = [
             size_of(&Weight::Bdef1 { bone: z }, &ctx),
@@ -907,11 +903,7 @@ fn morph_types_4_to_7_laid_out_like_uv() {
 // Seed 000 (the morph table: 1 element's size per type), 001, 002.
 #[test]
 fn morph_offset_sizes_per_type() {
-    let ctx = PmxContext {
-        widths: [2, 1, 4, 1, 2, 4],
-        version: 2.1,
-        ..PmxContext::default()
-    };
+    let ctx = PmxContext::new(2.1, TextEncoding::Utf16Le, 0, [2, 1, 4, 1, 2, 4]);
     let (v, m, b, mo, r) = (2usize, 4usize, 1usize, 2usize, 4usize);
     let z = |x: &MorphOffsets| size_of(x, &ctx) - 5;
     let g = GroupOffset {
@@ -1369,7 +1361,7 @@ fn globals_order_maps_to_six_widths() {
     let c = roundtrip(&bytes).context().unwrap();
     assert_eq!(c.encoding, mmd_formats::TextEncoding::Utf8);
     assert_eq!(c.additional_uv, 2);
-    assert_eq!(c.widths, [1, 2, 4, 1, 2, 4]);
+    assert_eq!(c.widths(), [1, 2, 4, 1, 2, 4]);
 }
 
 // Seeds 001/002 (index size 1, 2 or 4) [10]: any other width is an error at its byte.

@@ -61,7 +61,7 @@ fn holds(leaf: &Leaf, bytes: &[u8]) -> bool {
         },
         Leaf::Index { kind, raw } => {
             matches!(n, 1 | 2 | 4)
-                && if *kind == IndexKind::Vertex {
+                && if *kind == IndexKind::Vertex.name() {
                     le(bytes) as i64 == *raw
                 } else {
                     le_signed(bytes) == *raw

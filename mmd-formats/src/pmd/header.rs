@@ -2,7 +2,7 @@
 
 use crate::error::Result;
 use crate::text::ShiftJis;
-use crate::Mmd;
+use crate::{Mmd, MmdContext};
 
 use super::{Bone, Morph};
 
@@ -42,13 +42,19 @@ impl Default for Header {
 ///
 /// This is the context the extension blocks are read and written with; [`super::Pmd`]
 /// switches to it after the bone frame names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(MmdContext, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[mmd(from(bones: [Bone], morphs: [Morph], frame_names: [ShiftJis<50>]))]
 pub struct PmdCounts {
-    /// The number of bones.
+    /// The number of bones: the English block has one name per bone.
+    #[mmd(from = bones.len())]
     pub bones: usize,
-    /// The number of morphs, the base morph (index 0) included.
+    /// The number of morphs, the base morph (index 0) included: the English block has one
+    /// name per morph except the base.
+    #[mmd(from = morphs.len())]
     pub morphs: usize,
-    /// The number of bone frame (display group) names.
+    /// The number of bone frame (display group) names: the English block has one name per
+    /// bone frame.
+    #[mmd(from = frame_names.len())]
     pub frames: usize,
 }
 
@@ -57,11 +63,8 @@ impl PmdCounts {
     ///
     /// Never fails; it returns a `Result` because that is what a context switch takes.
     pub fn of(bones: &[Bone], morphs: &[Morph], frames: &[ShiftJis<50>]) -> Result<Self> {
-        Ok(PmdCounts {
-            bones: bones.len(),
-            morphs: morphs.len(),
-            frames: frames.len(),
-        })
+        PmdCounts::__mmd_context(bones, morphs, frames)
+            .map_err(|fault| crate::rt::context_error(fault, None, &[], 0, None))
     }
 
     /// The number of English morph names: `morphs - 1`, because the base morph (index 0)

@@ -33,8 +33,18 @@ use crate::text::ShiftJis;
 use crate::Mmd;
 
 /// A whole PMD file.
+///
+/// PMD is the model format of MikuMikuDance before PMX. All numbers are little-endian;
+/// indices are fixed-width `u16`/`u32`. Names are fixed-length Shift_JIS (code page 932)
+/// fields, NUL-terminated when shorter than the field, with whatever junk follows the NUL
+/// (0xFD padding, leftovers) kept as it is. The extension blocks (English names, toon
+/// textures, rigid bodies, joints) may each be missing at the end of the file; missing and
+/// present with count 0 are different files.
 #[derive(Mmd, Debug, Clone, PartialEq, Default)]
-#[mmd(ctx = ())]
+#[mmd(
+    ctx = (),
+    file(id = "pmd", title = "PMD (Polygon Model Data)", application = "MikuMikuDance")
+)]
 pub struct Pmd {
     /// Signature, version, model name and comment (283 bytes).
     pub header: Header,
@@ -69,7 +79,7 @@ pub struct Pmd {
     ///
     /// After this field the counts of bones, morphs and bone frames are known; they are
     /// the context ([`PmdCounts`]) the English block is read with.
-    #[mmd(count = u8, switch_ctx = PmdCounts::of(bones, morphs, frame_names))]
+    #[mmd(count = u8, context = PmdCounts(bones, morphs, frame_names))]
     pub frame_names: Vec<ShiftJis<50>>,
     /// The bone display list: which bone shows in which bone frame, preceded by a u32
     /// count.

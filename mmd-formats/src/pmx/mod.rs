@@ -39,11 +39,23 @@ use crate::text::PmxText;
 use crate::Mmd;
 
 /// A whole PMX file.
+///
+/// PMX is the model format of PMX Editor and MikuMikuDance 7.39 and later. All numbers
+/// are little-endian; `f32` is IEEE 754 single precision. The header's globals declare
+/// the text encoding, the number of additional UVs and six index widths ([`PmxContext`]);
+/// every later section is read with that context.
 #[derive(Mmd, Debug, Clone, PartialEq)]
-#[mmd(ctx = ())]
+#[mmd(
+    ctx = (),
+    file(
+        id = "pmx",
+        title = "PMX 2.0 / 2.1",
+        application = "PMX Editor, MikuMikuDance 7.39 and later"
+    )
+)]
 pub struct Pmx {
     /// Signature, version and globals. The globals set the context for everything after.
-    #[mmd(switch_ctx = header.context())]
+    #[mmd(context = PmxContext(header))]
     pub header: Header,
     /// Model name and comment.
     pub model: ModelInfo,
@@ -77,7 +89,7 @@ pub struct Pmx {
     pub joints: Vec<Joint>,
     /// Soft bodies (PMX 2.1 only), preceded by an i32 count. `None` in 2.0 files, and in
     /// 2.1 files that end after the joints.
-    #[mmd(if = ctx.is_v21(), unless_eof, count = i32)]
+    #[mmd(if = ctx.is_v21, unless_eof, count = i32)]
     pub soft_bodies: Option<Vec<SoftBody>>,
     /// Bytes after the last section, kept verbatim.
     #[mmd(rest)]

@@ -62,7 +62,7 @@ struct Ix {
 
 impl Ix {
     fn new(ctx: &PmxContext) -> Self {
-        Ix { widths: ctx.widths }
+        Ix { widths: ctx.widths() }
     }
     fn v(&self, i: u32) -> VertexIndex {
         VertexIndex(i)
@@ -104,12 +104,7 @@ impl Ix {
 
 /// A context with the given version, encoding, additional UV count and widths.
 fn context(version: f32, encoding: TextEncoding, additional_uv: u8, widths: [u8; 6]) -> PmxContext {
-    PmxContext {
-        version,
-        encoding,
-        additional_uv,
-        widths,
-    }
+    PmxContext::new(version, encoding, additional_uv, widths)
 }
 
 /// A model with every section empty and empty names.

@@ -1,9 +1,8 @@
 //! The VMD header (signature and model name) and the context it declares.
 
 use crate::error::{Error, Result};
-use crate::rt::show_bytes;
 use crate::text::ShiftJis;
-use crate::Mmd;
+use crate::{Mmd, MmdContext};
 use std::borrow::Cow;
 
 /// The 25 bytes that open a version 2 file (MMD 3.x and later).
@@ -48,44 +47,51 @@ impl VmdVersion {
     }
 }
 
-/// The context every block after the signature is read and written with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// The context the rest of the header is read and written with, computed from the
+/// 30-byte signature: the file version, which sets the width of the model name.
+///
+/// The rule: a signature that starts with `Vocaloid Motion Data file` is version 1 (a
+/// 10-byte model name); any other signature that starts with `Vocaloid Motion Data` is
+/// version 2 (a 20-byte model name): `Vocaloid Motion Data 0002` as MMD writes it, but
+/// also `Vocaloid Motion Data` followed by NULs or other bytes, as some tools write it.
+/// A signature that does not start with `Vocaloid Motion Data` is not a VMD.
+#[derive(MmdContext, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[mmd(from(signature: [u8; 30]))]
 pub struct VmdContext {
-    /// The version the signature declares.
-    pub version: VmdVersion,
+    /// The file version: 1 for a signature starting with `Vocaloid Motion Data file`, 2
+    /// for any other starting with `Vocaloid Motion Data` (the selector of [`ModelName`]).
+    #[mmd(
+        from = if signature.starts_with(b"Vocaloid Motion Data file") {
+            1
+        } else if signature.starts_with(b"Vocaloid Motion Data") {
+            2
+        } else {
+            0
+        },
+        valid = [1, 2],
+        name = "VMD version",
+        expected = "a signature starting with \"Vocaloid Motion Data\" (version 1 when \"Vocaloid Motion Data file\", else 2)"
+    )]
+    pub version: u8,
 }
 
 impl VmdContext {
     /// The context a 30-byte signature declares. Offsets in its errors are from the start
     /// of the signature (the start of the file).
     ///
-    /// Fails unless the signature starts with `Vocaloid Motion Data 0002` or
-    /// `Vocaloid Motion Data file`: the version decides the width of the model name, so a
-    /// file that says neither cannot be read. The error names the first byte that fits
-    /// neither.
+    /// Fails unless the signature starts with `Vocaloid Motion Data`: the version decides
+    /// the width of the model name, so a file that is not a VMD cannot be read.
     pub fn from_signature(signature: &[u8; 30]) -> Result<Self> {
-        for version in [VmdVersion::V2, VmdVersion::V1] {
-            if signature.starts_with(version.signature()) {
-                return Ok(VmdContext { version });
-            }
+        VmdContext::__mmd_context(signature)
+            .map_err(|fault| crate::rt::context_error(fault, None, &[], 0, None))
+    }
+
+    /// The version as a [`VmdVersion`].
+    pub fn vmd_version(&self) -> VmdVersion {
+        match self.version {
+            1 => VmdVersion::V1,
+            _ => VmdVersion::V2,
         }
-        let common = |want: &[u8]| {
-            signature
-                .iter()
-                .zip(want)
-                .take_while(|(a, b)| a == b)
-                .count()
-        };
-        let at = common(SIGNATURE_V2).max(common(SIGNATURE_V1));
-        Err(Error::invalid(
-            at as u64,
-            format!(
-                "a signature starting with {} (v2) or {} (v1)",
-                show_bytes(SIGNATURE_V2),
-                show_bytes(SIGNATURE_V1)
-            ),
-            format!("signature {}", show_bytes(&signature[..25])),
-        ))
     }
 }
 
@@ -95,16 +101,20 @@ impl VmdContext {
 /// |---|---|---|
 /// | 0 | 30 | signature: `Vocaloid Motion Data 0002` (v2) or `Vocaloid Motion Data file` (v1), then filler |
 /// | 30 | 20 (v2) / 10 (v1) | model name, Shift_JIS |
+///
+/// The version is judged by prefix (seed 004: 「判定は先頭一致で見るのが安全」): see
+/// [`VmdContext`].
 #[derive(Mmd, Debug, Clone, PartialEq)]
 #[mmd(ctx = ())]
 pub struct Header {
     /// Signature, 30 bytes: `Vocaloid Motion Data 0002` (v2) or the old version's
     /// `Vocaloid Motion Data file` (version 0001, v1), then 5 filler bytes. The version is
-    /// told by this prefix; it sets the width of the model name.
+    /// told by the prefix ([`VmdContext`]); it sets the width of the model name.
     ///
     /// Trap: the spec says the filler is zeros ("0埋め"); real files hold junk after the
-    /// NUL (`00 4A 4B 4C 4D`, "JKLM"). The 30 bytes are kept whole.
-    #[mmd(switch_ctx = VmdContext::from_signature(signature))]
+    /// NUL (`00 4A 4B 4C 4D`, "JKLM"), and some tools write `Vocaloid Motion Data` and ten
+    /// NULs (a version 2 layout). The 30 bytes are kept whole.
+    #[mmd(context = VmdContext(signature))]
     pub signature: [u8; 30],
     /// Model name (Shift_JIS): the model the motion was made for; camera and light files
     /// hold a placeholder such as `カメラ・照明`. 20 bytes in v2, 10 in v1.
@@ -114,7 +124,7 @@ pub struct Header {
     ///
     /// Trap: the field may run to its last byte with no NUL, or carry junk after the NUL
     /// (0xFD padding, or `on Data`, the tail of a reused signature buffer). It is kept whole.
-    #[mmd(select = ctx.version.number())]
+    #[mmd(select = ctx.version)]
     pub model_name: ModelName,
 }
 
@@ -144,7 +154,17 @@ impl Header {
     pub fn version(&self) -> Option<VmdVersion> {
         VmdContext::from_signature(&self.signature)
             .ok()
-            .map(|c| c.version)
+            .map(|c| c.vmd_version())
+    }
+
+    /// True when the signature starts with one of the two that MMD writes:
+    /// `Vocaloid Motion Data 0002` or `Vocaloid Motion Data file` (what follows in the last
+    /// five bytes is filler, often junk). A file whose signature only starts with
+    /// `Vocaloid Motion Data` still reads, by the prefix rule of [`VmdContext`].
+    pub fn has_standard_signature(&self) -> bool {
+        [VmdVersion::V1, VmdVersion::V2]
+            .iter()
+            .any(|v| self.signature.starts_with(v.signature()))
     }
 }
 

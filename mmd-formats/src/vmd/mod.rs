@@ -63,11 +63,20 @@ use crate::error::Result;
 use crate::Mmd;
 
 /// A whole VMD file.
+///
+/// VMD holds key frames: bone and morph motion, camera, light, self-shadow and IK/show
+/// states. All numbers are little-endian. Names are fixed-length Shift_JIS (code page 932)
+/// fields, NUL-terminated when shorter than the field, with whatever junk follows the NUL
+/// kept as it is. Every block after the bone keys may be missing at the end of the file; a
+/// missing block and a block with count 0 are different files.
 #[derive(Mmd, Debug, Clone, PartialEq)]
-#[mmd(ctx = ())]
+#[mmd(
+    ctx = (),
+    file(id = "vmd", title = "VMD (Vocaloid Motion Data)", application = "MikuMikuDance")
+)]
 pub struct Vmd {
-    /// Signature and model name. The signature's version sets the context for the rest.
-    #[mmd(switch_ctx = header.context())]
+    /// Signature and model name. The signature's version sets the width of the model
+    /// name; the blocks after the header are the same in both versions.
     pub header: Header,
     /// Bone key frames, preceded by a u32 count. Not sorted: keep file order.
     #[mmd(count = u32)]

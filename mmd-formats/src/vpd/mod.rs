@@ -389,6 +389,7 @@ static LAYOUT: TypeLayout = TypeLayout {
     doc: include_str!("grammar.md"),
     context: None,
     magic: Some(MAGIC),
+    file: None,
     body: Body::Opaque,
 };
 

@@ -1,0 +1,610 @@
+//! `#[derive(MmdContext)]`: a context computed from fields read earlier, declared once.
+//!
+//! The struct names its parameters (`#[mmd(from(header: Header))]`, the values a record
+//! passes with `#[mmd(context = Ctx(header))]`); each member says the expression it comes
+//! from (`#[mmd(from = header.globals[2])]`, in the language of conditions), the values it
+//! accepts (`valid = [1, 2, 4]`) and what it means to leaf types (`text_encoding`,
+//! `index_width = BoneIndex`). From that one statement come the computation (with checked
+//! indexing: a missing element is an error, never a panic), its errors (which say the
+//! member, the place it was read from and the values accepted; the record turns them into
+//! an offset and a path), the trait impls leaf types read with, and the descriptor the
+//! renderers use.
+//!
+//! The pipeline is the same as the format derive's: parse -> check -> generate.
+
+use crate::ast::{expr_text, type_text};
+use crate::attr::{self, Attrs, Place};
+use crate::ctxt::Ctxt;
+use crate::paths::Paths;
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{DeriveInput, Expr, Ident, Type};
+
+/// One step of the place an expression reads: a field or a fixed element.
+#[derive(Clone, Debug)]
+pub enum Seg {
+    Field(String),
+    Index(usize),
+}
+
+/// A place read by an expression: a root name (a parameter, or a record's field) and the
+/// steps below it (`header.globals[2]` is `header` then `globals`, `[2]`).
+#[derive(Clone, Debug)]
+pub struct PlaceExpr {
+    pub root: Ident,
+    pub segs: Vec<Seg>,
+}
+
+/// The place an expression is, when it is one (`a`, `a.b`, `a.b[2]`, `*a`).
+pub fn as_place(e: &Expr) -> Option<PlaceExpr> {
+    match e {
+        Expr::Path(p) if p.qself.is_none() => Some(PlaceExpr {
+            root: p.path.get_ident()?.clone(),
+            segs: Vec::new(),
+        }),
+        Expr::Field(f) => {
+            let mut base = as_place(&f.base)?;
+            match &f.member {
+                syn::Member::Named(n) => base.segs.push(Seg::Field(n.to_string())),
+                syn::Member::Unnamed(i) => base.segs.push(Seg::Field(i.index.to_string())),
+            }
+            Some(base)
+        }
+        Expr::Index(i) => {
+            let mut base = as_place(&i.expr)?;
+            let Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(n),
+                ..
+            }) = &*i.index
+            else {
+                return Some(base);
+            };
+            base.segs.push(Seg::Index(n.base10_parse().ok()?));
+            Some(base)
+        }
+        Expr::Paren(p) => as_place(&p.expr),
+        Expr::Group(g) => as_place(&g.expr),
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => as_place(&u.expr),
+        Expr::Reference(r) => as_place(&r.expr),
+        _ => None,
+    }
+}
+
+/// The first place (in source order) rooted at one of `roots`, anywhere in `e`.
+pub fn first_place(e: &Expr, roots: &[String]) -> Option<PlaceExpr> {
+    struct Find<'r> {
+        roots: &'r [String],
+        found: Option<PlaceExpr>,
+    }
+    impl<'ast> Visit<'ast> for Find<'_> {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            if self.found.is_some() {
+                return;
+            }
+            if let Some(p) = as_place(e) {
+                if self.roots.contains(&p.root.to_string()) {
+                    self.found = Some(p);
+                    return;
+                }
+            }
+            syn::visit::visit_expr(self, e);
+        }
+    }
+    let mut f = Find { roots, found: None };
+    f.visit_expr(e);
+    f.found
+}
+
+/// Path segments as the runtime writes them (`PathSegment::Field("globals")`).
+pub fn seg_tokens(p: &Paths, segs: &[Seg]) -> TokenStream {
+    let ps = p.path_segment();
+    let items = segs.iter().map(|s| match s {
+        Seg::Field(n) => quote!(#ps::Field(#n)),
+        Seg::Index(i) => quote!(#ps::Index(#i)),
+    });
+    quote!(&[#(#items),*])
+}
+
+struct Member<'a> {
+    ident: &'a Ident,
+    ty: &'a Type,
+    doc: String,
+    from: Expr,
+    valid: Option<Vec<Expr>>,
+    label: String,
+    expected: Option<String>,
+    text_encoding: bool,
+    index_width: Option<Type>,
+}
+
+struct Context<'a> {
+    ident: &'a Ident,
+    doc: String,
+    paths: Paths,
+    params: Vec<(Ident, Type)>,
+    members: Vec<Member<'a>>,
+}
+
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let cx = Ctxt::new();
+    let attrs = attr::parse(&cx, &input.attrs, Place::Context);
+    let paths = Paths::new(attrs.ty("crate").map(|t| t.value.clone()));
+    let model = parse(&cx, input, &attrs, paths);
+    match (cx.check(), model) {
+        (Ok(()), Some(m)) => generate(&m),
+        (Err(errors), m) => fallback(input, m.as_ref(), errors),
+        (Ok(()), None) => fallback(input, None, Vec::new()),
+    }
+}
+
+fn parse<'a>(
+    cx: &Ctxt,
+    input: &'a DeriveInput,
+    attrs: &Attrs,
+    paths: Paths,
+) -> Option<Context<'a>> {
+    if !input.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &input.generics,
+            "`#[derive(MmdContext)]` does not support generic types",
+        );
+    }
+    let syn::Data::Struct(data) = &input.data else {
+        cx.error_spanned_by(
+            &input.ident,
+            "`#[derive(MmdContext)]` declares a context: a struct with named members",
+        );
+        return None;
+    };
+    let syn::Fields::Named(named) = &data.fields else {
+        cx.error_spanned_by(
+            &input.ident,
+            "`#[derive(MmdContext)]` declares a context: a struct with named members",
+        );
+        return None;
+    };
+    let params: Vec<(Ident, Type)> = match attrs.params("from") {
+        Some(p) => p.value.clone(),
+        None => {
+            if !attrs.poisoned {
+                cx.error_spanned_by(
+                    &input.ident,
+                    "a context needs its parameters: `#[mmd(from(header: Header))]` names the \
+                     values a record passes with `#[mmd(context = Ctx(header))]`",
+                );
+            }
+            Vec::new()
+        }
+    };
+    let param_names: Vec<String> = params.iter().map(|(n, _)| n.to_string()).collect();
+    let mut members = Vec::new();
+    let mut text_encoding: Option<&Ident> = None;
+    let mut widths: Vec<(String, &Ident)> = Vec::new();
+    for f in &named.named {
+        let ident = f.ident.as_ref().expect("named");
+        let a = attr::parse(cx, &f.attrs, Place::Member);
+        let Some(from) = a.expr("from") else {
+            if !a.poisoned {
+                cx.error_spanned_by(
+                    ident,
+                    format!(
+                        "member `{ident}` needs the expression it comes from: \
+                         `#[mmd(from = expr)]`, over the parameters ({})",
+                        param_names.join(", ")
+                    ),
+                );
+            }
+            continue;
+        };
+        check_names(cx, from.value, &param_names, ident);
+        let valid = a.list("valid").map(|l| {
+            let items: Vec<Expr> = l.value.elems.iter().cloned().collect();
+            check_valid(cx, &items, &f.ty, l.span());
+            items
+        });
+        if let (Some(e), None) = (a.span_of("expected"), &valid) {
+            cx.syn_error(syn::Error::new(
+                e,
+                "`expected` describes the values of `valid`; this member has no `valid`",
+            ));
+        }
+        if a.flag("text_encoding").is_some() {
+            if let Some(prev) = text_encoding {
+                cx.error_spanned_by(
+                    ident,
+                    format!("`{prev}` already declares the text encoding"),
+                );
+            }
+            text_encoding = Some(ident);
+        }
+        let index_width = a.ty("index_width").map(|t| {
+            let key = type_text(t.value);
+            if let Some((_, prev)) = widths.iter().find(|(k, _)| *k == key) {
+                cx.error_spanned_by(
+                    t.value,
+                    format!("`{prev}` already declares the width of `{key}`"),
+                );
+            }
+            widths.push((key, ident));
+            t.value.clone()
+        });
+        members.push(Member {
+            ident,
+            ty: &f.ty,
+            doc: attr::doc(&f.attrs),
+            from: from.value.clone(),
+            valid,
+            label: a
+                .str("name")
+                .map(|s| s.value.value())
+                .unwrap_or_else(|| ident.to_string().replace('_', " ")),
+            expected: a.str("expected").map(|s| s.value.value()),
+            text_encoding: a.has("text_encoding"),
+            index_width,
+        });
+    }
+    Some(Context {
+        ident: &input.ident,
+        doc: attr::doc(&input.attrs),
+        paths,
+        params,
+        members,
+    })
+}
+
+/// Every single name in a member expression must be a parameter (members are computed
+/// from the parameters only, so that each one is a statement of its own).
+fn check_names(cx: &Ctxt, e: &Expr, params: &[String], member: &Ident) {
+    struct Names(Vec<Ident>);
+    impl<'ast> Visit<'ast> for Names {
+        fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
+            if p.qself.is_none() {
+                if let Some(id) = p.path.get_ident() {
+                    self.0.push(id.clone());
+                }
+            }
+            syn::visit::visit_expr_path(self, p);
+        }
+        // A method's name is not a value.
+        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+            self.visit_expr(&m.receiver);
+            for a in &m.args {
+                self.visit_expr(a);
+            }
+        }
+    }
+    let mut names = Names(Vec::new());
+    names.visit_expr(e);
+    for id in names.0 {
+        let name = id.to_string();
+        if !params.contains(&name) {
+            let list = if params.is_empty() {
+                "it has none".to_string()
+            } else {
+                format!(
+                    "they are {}",
+                    params
+                        .iter()
+                        .map(|p| format!("`{p}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            cx.error_spanned_by(
+                &id,
+                format!(
+                    "`{name}` is not a parameter of this context ({list}): member `{member}` \
+                     may only use the parameters"
+                ),
+            );
+        }
+    }
+}
+
+/// The kind of literal a member type takes in `valid`.
+fn literal_kind(ty: &Type) -> Option<&'static str> {
+    let Type::Path(p) = ty else { return None };
+    let id = p.path.get_ident()?.to_string();
+    Some(match id.as_str() {
+        "u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize" => {
+            "integer"
+        }
+        "f32" | "f64" => "float",
+        "bool" => "bool",
+        _ => return None,
+    })
+}
+
+fn check_valid(cx: &Ctxt, items: &[Expr], ty: &Type, span: Span) {
+    let Some(want) = literal_kind(ty) else {
+        cx.syn_error(syn::Error::new(
+            span,
+            format!(
+                "`valid` lists numbers or `true`/`false`; the member's type `{}` is neither",
+                type_text(ty)
+            ),
+        ));
+        return;
+    };
+    if items.is_empty() {
+        cx.syn_error(syn::Error::new(span, "`valid` lists at least one value"));
+    }
+    for e in items {
+        let lit = match e {
+            Expr::Lit(l) => Some(&l.lit),
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match &*u.expr {
+                Expr::Lit(l) => Some(&l.lit),
+                _ => None,
+            },
+            _ => None,
+        };
+        let got = match lit {
+            Some(syn::Lit::Int(_)) => "integer",
+            Some(syn::Lit::Float(_)) => "float",
+            Some(syn::Lit::Bool(_)) => "bool",
+            Some(syn::Lit::Str(_)) => "string",
+            _ => "expression",
+        };
+        let fits = got == want || (want == "float" && got == "integer");
+        if !fits {
+            cx.error_spanned_by(
+                e,
+                format!(
+                    "`valid` lists values of the member's type `{}`: {} literals, not {} {got}",
+                    type_text(ty),
+                    want,
+                    if got == "integer" || got == "expression" {
+                        "an"
+                    } else {
+                        "a"
+                    }
+                ),
+            );
+        }
+    }
+}
+
+/// "1, 2 or 4".
+fn or_list(items: &[String]) -> String {
+    match items.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, init)) => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// Rewrites `a[i]` into a checked element access that fails with a fault naming the
+/// member and the place, never a panic.
+struct CheckedIndex<'c> {
+    p: &'c Paths,
+    roots: &'c [String],
+    member: &'c str,
+}
+
+impl VisitMut for CheckedIndex<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        syn::visit_mut::visit_expr_mut(self, e);
+        if let Expr::Index(ix) = e {
+            let rt = self.p.rt();
+            let base = &ix.expr;
+            let index = &ix.index;
+            let (param, segs) = match as_place(base) {
+                Some(pl) => (
+                    self.roots
+                        .iter()
+                        .position(|r| *r == pl.root.to_string())
+                        .unwrap_or(0),
+                    pl.segs,
+                ),
+                None => (0, Vec::new()),
+            };
+            let segs = seg_tokens(self.p, &segs);
+            let member = self.member;
+            *e = syn::parse_quote! {
+                (*#rt::element(&(#base), #index, #member, #param, #segs)?)
+            };
+        }
+    }
+}
+
+fn generate(c: &Context) -> TokenStream {
+    let p = &c.paths;
+    let rt = p.rt();
+    let ok = p.ok();
+    let err = p.err();
+    let result = p.std_result();
+    let layout = p.layout();
+    let some = p.some();
+    let none = p.none();
+    let ident = c.ident;
+    let roots: Vec<String> = c.params.iter().map(|(n, _)| n.to_string()).collect();
+    let param_decls = c.params.iter().map(|(n, t)| quote!(#n: &#t));
+    let mut stmts = Vec::new();
+    let mut inits = Vec::new();
+    for m in &c.members {
+        let mident = m.ident;
+        let mty = m.ty;
+        let binding = format_ident!("__mmd_m_{}", mident);
+        let label = &m.label;
+        let mut from = m.from.clone();
+        CheckedIndex {
+            p,
+            roots: &roots,
+            member: label,
+        }
+        .visit_expr_mut(&mut from);
+        let check = m.valid.as_ref().map(|valid| {
+            let texts: Vec<String> = valid.iter().map(expr_text).collect();
+            let expected = m
+                .expected
+                .clone()
+                .unwrap_or_else(|| format!("a {label} of {}", or_list(&texts)));
+            let (param, segs) = match first_place(&m.from, &roots) {
+                Some(pl) => (
+                    roots.iter().position(|r| *r == pl.root.to_string()).unwrap_or(0),
+                    pl.segs,
+                ),
+                None => (0, Vec::new()),
+            };
+            let segs = seg_tokens(p, &segs);
+            quote! {
+                if !(#(__mmd_raw == #valid)||*) {
+                    return #err(#rt::ContextFault::invalid(
+                        #label,
+                        #param,
+                        #segs,
+                        #expected,
+                        #rt::member_found(#label, &__mmd_raw),
+                    ));
+                }
+            }
+        });
+        stmts.push(quote! {
+            let __mmd_raw = #from;
+            #check
+            let #binding: #mty = #rt::FromMember::from_member(__mmd_raw);
+        });
+        inits.push(quote!(#mident: #binding));
+    }
+    let mut role_impls = Vec::new();
+    for m in &c.members {
+        let mident = m.ident;
+        if m.text_encoding {
+            let tc = p.text_context();
+            let te = p.text_encoding();
+            let into = p.into();
+            role_impls.push(quote! {
+                #[automatically_derived]
+                impl #tc for #ident {
+                    #[inline]
+                    fn text_encoding(&self) -> #te {
+                        #into(self.#mident)
+                    }
+                }
+            });
+        }
+        if let Some(t) = &m.index_width {
+            let iw = p.index_width();
+            role_impls.push(quote! {
+                #[automatically_derived]
+                impl #iw<#t> for #ident {
+                    #[inline(always)]
+                    fn width(&self) -> u8 {
+                        self.#mident
+                    }
+                }
+            });
+        }
+    }
+    let describe_context = p.describe_context();
+    let name = Literal::string(&ident.to_string());
+    let doc = Literal::string(&c.doc);
+    let params = c.params.iter().map(|(n, t)| {
+        let n = Literal::string(&n.to_string());
+        let t = Literal::string(&type_text(t));
+        quote!(#layout::ContextParam { name: #n, ty: #t })
+    });
+    let members = c.members.iter().map(|m| {
+        let n = Literal::string(&m.ident.to_string());
+        let d = Literal::string(&m.doc);
+        let t = Literal::string(&type_text(m.ty));
+        let f = Literal::string(&expr_text(&m.from));
+        let label = Literal::string(&m.label);
+        let valid = match &m.valid {
+            Some(v) => {
+                let texts = v.iter().map(|e| Literal::string(&expr_text(e)));
+                quote!(#some(&[#(#texts),*]))
+            }
+            None => none.clone(),
+        };
+        let role = if m.text_encoding {
+            quote!(#some(#layout::ContextRole::TextEncoding))
+        } else if let Some(t) = &m.index_width {
+            let it = p.index_type();
+            quote!(#some(#layout::ContextRole::IndexWidth(<#t as #it>::KIND)))
+        } else {
+            none.clone()
+        };
+        quote! {
+            #layout::ContextMember {
+                name: #n,
+                doc: #d,
+                ty: #t,
+                from: #f,
+                valid: #valid,
+                role: #role,
+                label: #label,
+            }
+        }
+    });
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, clippy::all)]
+        const _: () = {
+            #[automatically_derived]
+            impl #ident {
+                /// Computes the context from its parameters (generated; the record that
+                /// switches to it calls this).
+                #[doc(hidden)]
+                #[allow(unused_variables, unused_parens, clippy::all)]
+                pub fn __mmd_context(#(#param_decls),*) -> #result<Self, #rt::ContextFault> {
+                    #(#stmts)*
+                    #ok(Self { #(#inits),* })
+                }
+            }
+
+            #(#role_impls)*
+
+            #[automatically_derived]
+            impl #describe_context for #ident {
+                fn context_layout() -> &'static #layout::ContextLayout {
+                    static LAYOUT: #layout::ContextLayout = #layout::ContextLayout {
+                        name: #name,
+                        doc: #doc,
+                        params: &[#(#params),*],
+                        members: &[#(#members),*],
+                    };
+                    &LAYOUT
+                }
+            }
+        };
+    }
+}
+
+/// On mistakes: the errors, plus what the records that use the context call, so that one
+/// mistake gives one error.
+fn fallback(input: &DeriveInput, c: Option<&Context>, errors: Vec<syn::Error>) -> TokenStream {
+    let errors = errors.into_iter().map(|e| e.to_compile_error());
+    let ident = &input.ident;
+    let stub = c.filter(|_| input.generics.params.is_empty()).map(|c| {
+        let p = &c.paths;
+        let rt = p.rt();
+        let layout = p.layout();
+        let describe_context = p.describe_context();
+        let params = c.params.iter().map(|(n, t)| quote!(#n: &#t));
+        let result = p.std_result();
+        let unreachable = p.unreachable();
+        quote! {
+            #[allow(unreachable_code, unused_variables, clippy::all)]
+            const _: () = {
+                impl #ident {
+                    #[doc(hidden)]
+                    pub fn __mmd_context(#(#params),*) -> #result<Self, #rt::ContextFault> {
+                        #unreachable
+                    }
+                }
+                impl #describe_context for #ident {
+                    fn context_layout() -> &'static #layout::ContextLayout {
+                        #unreachable
+                    }
+                }
+            };
+        }
+    });
+    quote! {
+        #(#errors)*
+        #stub
+    }
+}

@@ -1,0 +1,564 @@
+//! Renders the layout descriptors as Kaitai Struct (`.ksy`) grammars.
+//!
+//! Everything comes from the descriptors; nothing here knows a format. Every format type
+//! becomes a Kaitai type named in snake case (`IkLink` → `ik_link`):
+//!
+//! * a struct: its fields in file order; a counted field is a `num_<field>` count followed
+//!   by the field with `repeat: expr`; a condition becomes `if:`, translated from the
+//!   descriptor's Rust text by [`crate::expr`]; a field that is absent when the file ends
+//!   gets `if: not _io.eof` (a counted one is wrapped in a `<field>_block` type holding its
+//!   count and items, so "absent" and "count 0" stay apart); `rest` is `size-eos: true`;
+//! * a tagged enum: the tag (with a Kaitai enum of the variant names and `valid: in-enum`)
+//!   then one field per variant, `if:` the tag names it; an enum whose tag the enclosing
+//!   record computes takes it as a parameter (`bone_tail(flags.tail_is_bone)`);
+//! * a flag type: the raw integer `bits` and one boolean instance per named bit;
+//! * a leaf type, by what it says it is ([`LeafKind`](mmd_formats::layout::LeafKind)):
+//!   length-prefixed text (a type with the length and the text, its encoding switched on
+//!   the context member that declares it), fixed-length text (`str` with `size`,
+//!   `terminator` and `encoding`), an index (a switch on the context member that declares
+//!   its width, one case per width that member accepts) or raw bytes;
+//! * a switch to a declared context (`#[mmd(context = Ctx(args))]`): one instance per
+//!   member of the context on the type that holds the switching field, its value the
+//!   member's expression with the arguments put in for the parameters; the values a
+//!   member accepts become a `valid` check on the switching field.
+//!
+//! An expression, context switch or type the renderer cannot express is an error naming
+//! it, never a field left out.
+
+mod context;
+mod value;
+
+use crate::expr::{self, bit_id, Env};
+use crate::yaml::{doc_entry, write_map, Y};
+use crate::Spec;
+use context::Scope;
+use mmd_formats::layout::{Body, FieldLayout, Prim, TagSource, TypeLayout, VariantLayout};
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+
+/// Why a grammar could not be rendered: every problem found, one per line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KsyError {
+    /// One message per untranslatable expression, unknown type or context.
+    pub problems: Vec<String>,
+}
+
+impl fmt::Display for KsyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "the Kaitai renderer cannot express {} part(s) of the descriptors:",
+            self.problems.len()
+        )?;
+        for p in &self.problems {
+            writeln!(f, "  - {p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for KsyError {}
+
+/// Snake case of a Rust type or variant name (`AdditionalUv1` → `additional_uv1`).
+pub fn snake(name: &str) -> String {
+    let mut out = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            if prev_lower {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+            prev_lower = false;
+        } else {
+            out.push(c);
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        }
+    }
+    out
+}
+
+/// A Kaitai id from a descriptive name (`shared-toon flag` → `shared_toon_flag`).
+pub fn ident(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_matches('_').to_string()
+}
+
+/// The Kaitai type of a number (`u1`, `s4`, `f8`); `bool` for a selector.
+pub fn prim(p: Prim) -> &'static str {
+    match p {
+        Prim::U8 => "u1",
+        Prim::I8 => "s1",
+        Prim::U16 => "u2",
+        Prim::I16 => "s2",
+        Prim::U32 => "u4",
+        Prim::I32 => "s4",
+        Prim::U64 => "u8",
+        Prim::I64 => "s8",
+        Prim::F32 => "f4",
+        Prim::F64 => "f8",
+        Prim::Bool => "bool",
+    }
+}
+
+pub(crate) fn entries(v: Vec<(&str, Y)>) -> Vec<(String, Y)> {
+    v.into_iter().map(|(k, t)| (k.to_string(), t)).collect()
+}
+
+struct Renderer {
+    format: String,
+    root_id: String,
+    all: HashMap<&'static str, &'static TypeLayout>,
+    /// Type ids in the order they were first needed, with their body once rendered.
+    order: Vec<String>,
+    bodies: HashMap<String, Y>,
+    /// Which layout and scope each type id was claimed for.
+    claims: HashMap<String, String>,
+    queue: VecDeque<(&'static TypeLayout, Scope)>,
+    problems: Vec<String>,
+}
+
+/// Where a field is rendered: the fields before it, the context, and the Kaitai type.
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    earlier: &'static [FieldLayout],
+    scope: &'a Scope,
+    here: &'a str,
+}
+
+/// Expression environment for one field of a record.
+struct FieldEnv<'a> {
+    r: &'a Renderer,
+    earlier: &'a [FieldLayout],
+    scope: &'a Scope,
+    here: &'a str,
+    /// A field that is written differently (`_`, the value a `valid` check tests).
+    alias: Option<(&'a str, &'a str)>,
+}
+
+impl Env for FieldEnv<'_> {
+    fn field(&self, name: &str) -> Option<(String, Option<&'static TypeLayout>)> {
+        let f = self.earlier.iter().find(|f| f.name == name)?;
+        let flags = (f.layout)().filter(|l| matches!(l.body, Body::Flags { .. }));
+        let text = match self.alias {
+            Some((from, to)) if from == name => to.to_string(),
+            _ => name.to_string(),
+        };
+        Some((text, flags))
+    }
+
+    fn ctx_member(&self, path: &str) -> Option<String> {
+        let (id, _) = self.scope.member(path)?;
+        self.r.ctx_ref(self.scope.owner()?, self.here, &id).ok()
+    }
+
+    fn flags_type(&self, name: &str) -> Option<&'static TypeLayout> {
+        self.r
+            .all
+            .get(name)
+            .copied()
+            .filter(|l| matches!(l.body, Body::Flags { .. }))
+    }
+}
+
+fn collect(ty: &'static TypeLayout, all: &mut HashMap<&'static str, &'static TypeLayout>) {
+    if all.insert(ty.name, ty).is_some() {
+        return;
+    }
+    let mut visit = |fields: &'static [FieldLayout]| {
+        for f in fields {
+            if let Some(l) = (f.layout)() {
+                collect(l, all);
+            }
+        }
+    };
+    match &ty.body {
+        Body::Struct(fields) => visit(fields),
+        Body::Enum { variants, .. } => {
+            for v in variants.iter() {
+                visit(v.fields);
+            }
+        }
+        Body::Flags { .. } | Body::Opaque => {}
+    }
+}
+
+/// `s` as an operand of `and`: parenthesised unless it is a plain name or path.
+fn paren(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+    {
+        s.to_string()
+    } else {
+        format!("({s})")
+    }
+}
+
+impl Renderer {
+    /// A reference from type `here` to an instance of the context owner `owner`.
+    fn ctx_ref(&self, owner: &str, here: &str, inst: &str) -> Result<String, String> {
+        if owner == here {
+            Ok(inst.to_string())
+        } else if owner == self.root_id {
+            Ok(format!("_root.{inst}"))
+        } else {
+            Err(format!(
+                "the context switched in `{owner}` is used in `{here}`; only a context of the \
+                 root type can be reached from other types"
+            ))
+        }
+    }
+
+    fn problem(&mut self, at: &str, msg: impl fmt::Display) {
+        self.problems.push(format!("{}: {at}: {msg}", self.format));
+    }
+
+    /// Claims a type id for `what`; false (and a problem) when it is taken by another.
+    fn claim(&mut self, id: &str, what: String) -> bool {
+        match self.claims.get(id) {
+            Some(w) if *w == what => false,
+            Some(w) => {
+                let msg = format!("type id `{id}` is needed for {what} and for {w}");
+                self.problem(id, msg);
+                false
+            }
+            None => {
+                self.claims.insert(id.to_string(), what);
+                self.order.push(id.to_string());
+                true
+            }
+        }
+    }
+
+    fn layout_type(&mut self, l: &'static TypeLayout, scope: &Scope) -> String {
+        let id = snake(l.name);
+        if self.claim(&id, format!("{} with context {}", l.name, scope.key())) {
+            self.queue.push_back((l, scope.clone()));
+        }
+        id
+    }
+
+    /// The `seq` and `instances` of a record.
+    fn record(
+        &mut self,
+        here: &str,
+        type_name: &str,
+        fields: &'static [FieldLayout],
+        magic: Option<&[u8]>,
+        start: &Scope,
+    ) -> (Vec<Y>, Vec<(String, Y)>) {
+        let mut seq = Vec::new();
+        let mut instances = Vec::new();
+        if let Some(m) = magic {
+            let contents = if m.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+                Y::s(String::from_utf8_lossy(m).into_owned())
+            } else {
+                Y::Seq(m.iter().map(|b| Y::p(format!("{b:#04x}"))).collect())
+            };
+            seq.push(Y::Map(entries(vec![
+                ("id", Y::p("magic")),
+                ("contents", contents),
+                ("doc", Y::Doc("The file signature.".into())),
+            ])));
+        }
+        let mut scope = start.clone();
+        for (i, f) in fields.iter().enumerate() {
+            let at = format!("{type_name}.{}", f.name);
+            let place = Place {
+                earlier: &fields[..i],
+                scope: &scope,
+                here,
+            };
+            match self.field_attrs(f, place, f.name, f.doc, None) {
+                Ok(attrs) => seq.extend(attrs),
+                Err(e) => self.problem(&at, e),
+            }
+            match (f.switch_ctx, f.context) {
+                (_, Some(sw)) => {
+                    let here_fields = &fields[..=i];
+                    match self.switch(here, f.name, here_fields, sw, &scope, fields) {
+                        Ok((valid, inst, next)) => {
+                            if let (Some(v), Some(Y::Map(last))) = (valid, seq.last_mut()) {
+                                last.push(("valid".into(), Y::map(vec![("expr", Y::s(v))])));
+                            }
+                            instances.extend(inst);
+                            scope = next;
+                        }
+                        Err(e) => self.problem(&at, e),
+                    }
+                }
+                (Some(sw), None) => self.problem(
+                    &at,
+                    format!(
+                        "the context switch `{sw}` is an expression the descriptors do not \
+                         describe; declare the context with `#[derive(MmdContext)]` and switch \
+                         with `#[mmd(context = Ctx(...))]`"
+                    ),
+                ),
+                (None, None) => {}
+            }
+        }
+        (seq, instances)
+    }
+
+    fn enum_body(
+        &mut self,
+        here: &str,
+        ty: &'static TypeLayout,
+        tag: &TagSource,
+        variants: &'static [VariantLayout],
+        scope: &Scope,
+    ) -> Vec<(String, Y)> {
+        let mut body = Vec::new();
+        let mut seq = Vec::new();
+        let (tag_id, read) = match tag {
+            TagSource::Read { prim: p, name, .. } => {
+                let tag_id = ident(name);
+                let mut values = Vec::new();
+                for v in variants {
+                    let mut m = entries(vec![("id", Y::p(snake(v.name)))]);
+                    m.extend(doc_entry(v.doc));
+                    values.push((v.tag.to_string(), Y::Map(m)));
+                }
+                seq.push(Y::Map(entries(vec![
+                    ("id", Y::p(&tag_id)),
+                    ("type", Y::p(prim(*p))),
+                    ("enum", Y::p(&tag_id)),
+                    ("valid", Y::map(vec![("in-enum", Y::p(true))])),
+                    (
+                        "doc",
+                        Y::Doc(format!(
+                            "The {name}: picks the layout that follows. Any other value is \
+                             an error."
+                        )),
+                    ),
+                ])));
+                body.push((
+                    "enums".to_string(),
+                    Y::Map(vec![(tag_id.clone(), Y::Map(values))]),
+                ));
+                (tag_id, true)
+            }
+            TagSource::Selected { prim: p, name, .. } => {
+                let tag_id = ident(name);
+                body.push((
+                    "params".to_string(),
+                    Y::Seq(vec![Y::Map(entries(vec![
+                        ("id", Y::p(&tag_id)),
+                        ("type", Y::p(prim(*p))),
+                        (
+                            "doc",
+                            Y::Doc(format!(
+                                "The {name}, computed by the enclosing record: it picks the \
+                                 layout (no tag in the file)."
+                            )),
+                        ),
+                    ]))]),
+                ));
+                (tag_id, false)
+            }
+        };
+        for v in variants {
+            let vid = snake(v.name);
+            let at = format!("{}::{}", ty.name, v.name);
+            let cond = match (read, v.tag) {
+                (true, _) => format!("{tag_id} == {tag_id}::{vid}"),
+                (false, "true") => tag_id.clone(),
+                (false, "false") => format!("not {tag_id}"),
+                (false, t) => match t.parse::<i64>() {
+                    Ok(n) => format!("{tag_id} == {n}"),
+                    Err(_) => {
+                        self.problem(&at, format!("tag value `{t}`"));
+                        continue;
+                    }
+                },
+            };
+            if read && v.tag.parse::<i64>().is_err() {
+                self.problem(&at, format!("tag value `{}`", v.tag));
+            }
+            let lone = v.fields.len() == 1 && v.fields[0].name == "0";
+            if v.fields.is_empty() {
+                continue;
+            }
+            if lone {
+                let f = &v.fields[0];
+                let doc = if f.doc.trim().is_empty() {
+                    v.doc
+                } else {
+                    f.doc
+                };
+                let place = Place {
+                    earlier: &[],
+                    scope,
+                    here,
+                };
+                match self.field_attrs(f, place, &vid, doc, Some(cond)) {
+                    Ok(attrs) => seq.extend(attrs),
+                    Err(e) => self.problem(&at, e),
+                }
+                continue;
+            }
+            let vty = format!("{here}_{vid}");
+            if self.claim(&vty, format!("variant {at}")) {
+                let (vseq, vinst) = self.record(&vty, &at, v.fields, None, scope);
+                let mut b = Vec::new();
+                b.extend(doc_entry(v.doc));
+                b.push(("seq".to_string(), Y::Seq(vseq)));
+                if !vinst.is_empty() {
+                    b.push(("instances".to_string(), Y::Map(vinst)));
+                }
+                self.bodies.insert(vty.clone(), Y::Map(b));
+            }
+            let mut m = entries(vec![
+                ("id", Y::p(&vid)),
+                ("type", Y::p(&vty)),
+                ("if", Y::s(cond)),
+            ]);
+            m.extend(doc_entry(v.doc));
+            seq.push(Y::Map(m));
+        }
+        // Kaitai's usual key order: params, seq, enums.
+        let at = usize::from(!read);
+        body.insert(at, ("seq".to_string(), Y::Seq(seq)));
+        body
+    }
+
+    fn flags_body(&mut self, p: Prim, bits: &[mmd_formats::layout::FlagBit]) -> Vec<(String, Y)> {
+        let mut inst = Vec::new();
+        for b in bits {
+            let mut m = entries(vec![(
+                "value",
+                Y::s(format!("(bits & {:#06x}) != 0", b.mask)),
+            )]);
+            m.extend(doc_entry(b.doc));
+            inst.push((bit_id(b.name), Y::Map(m)));
+        }
+        vec![
+            (
+                "seq".to_string(),
+                Y::Seq(vec![Y::Map(entries(vec![
+                    ("id", Y::p("bits")),
+                    ("type", Y::p(prim(p))),
+                    (
+                        "doc",
+                        Y::Doc("The raw bits; bits without a name are kept as they are.".into()),
+                    ),
+                ]))]),
+            ),
+            ("instances".to_string(), Y::Map(inst)),
+        ]
+    }
+
+    fn type_body(&mut self, ty: &'static TypeLayout, scope: &Scope) -> Vec<(String, Y)> {
+        let here = snake(ty.name);
+        let mut body = Vec::new();
+        body.extend(doc_entry(ty.doc));
+        match &ty.body {
+            Body::Struct(fields) => {
+                let (seq, inst) = self.record(&here, ty.name, fields, ty.magic, scope);
+                body.push(("seq".to_string(), Y::Seq(seq)));
+                if !inst.is_empty() {
+                    body.push(("instances".to_string(), Y::Map(inst)));
+                }
+            }
+            Body::Enum { tag, variants } => {
+                body.extend(self.enum_body(&here, ty, tag, variants, scope));
+            }
+            Body::Flags { prim: p, bits, .. } => body.extend(self.flags_body(*p, bits)),
+            Body::Opaque => self.problem(
+                ty.name,
+                "a type with its own codec that does not describe its layout \
+                 (`Describe::shape` gives no leaf)",
+            ),
+        }
+        body
+    }
+}
+
+/// Renders a format as a `.ksy` document, from its root type's descriptor.
+pub fn render_ksy(spec: &Spec) -> Result<String, KsyError> {
+    let mut all = HashMap::new();
+    collect(spec.root, &mut all);
+    let mut r = Renderer {
+        format: spec.id.clone(),
+        root_id: spec.id.clone(),
+        all,
+        order: Vec::new(),
+        bodies: HashMap::new(),
+        claims: HashMap::new(),
+        queue: VecDeque::new(),
+        problems: Vec::new(),
+    };
+    // The root type is the file; its id is the format's.
+    r.claims
+        .insert(spec.id.clone(), format!("{} (root)", spec.root.name));
+    let root_scope = Scope::none();
+    let root_body = {
+        let mut body = Vec::new();
+        match &spec.root.body {
+            Body::Struct(fields) => {
+                let (seq, inst) =
+                    r.record(&spec.id, spec.root.name, fields, spec.root.magic, &root_scope);
+                body.push(("seq".to_string(), Y::Seq(seq)));
+                if !inst.is_empty() {
+                    body.push(("instances".to_string(), Y::Map(inst)));
+                }
+            }
+            _ => r.problem(spec.root.name, "the root type must be a struct"),
+        }
+        body
+    };
+    while let Some((ty, scope)) = r.queue.pop_front() {
+        let body = r.type_body(ty, &scope);
+        r.bodies.insert(snake(ty.name), Y::Map(body));
+    }
+    if !r.problems.is_empty() {
+        return Err(KsyError {
+            problems: r.problems,
+        });
+    }
+    let mut meta = vec![
+        ("id", Y::p(&spec.id)),
+        ("title", Y::s(&spec.title)),
+        ("application", Y::s(&spec.application)),
+        ("file-extension", Y::p(&spec.id)),
+    ];
+    if let Some(l) = &spec.license {
+        meta.push(("license", Y::s(l)));
+    }
+    meta.push(("ks-version", Y::s("0.11")));
+    meta.push(("endian", Y::p("le")));
+    let mut top = vec![("meta".to_string(), Y::map(meta))];
+    top.extend(doc_entry(&spec.intro));
+    top.extend(root_body);
+    let mut types = Vec::new();
+    for id in &r.order {
+        if let Some(b) = r.bodies.remove(id) {
+            types.push((id.clone(), b));
+        }
+    }
+    top.push(("types".to_string(), Y::Map(types)));
+    let mut out = String::new();
+    out.push_str(&format!(
+        "# Generated by mmd-spec from the layout descriptors of `{}`.\n\
+         # Do not edit: regenerate it.\n",
+        spec.root.name
+    ));
+    write_map(&mut out, &top, 0);
+    Ok(out)
+}
+
+/// Translates `expr` in the environment of a field.
+fn translate(env: &FieldEnv<'_>, expr: &str) -> Result<String, String> {
+    expr::translate(env, expr)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,416 @@
+//! The Kaitai form of one field: its value's shape (a number, an array, a format type, a
+//! leaf), its repetition and its condition.
+
+use super::context::Scope;
+use super::{entries, ident, paren, prim, snake, translate, FieldEnv, Place, Renderer};
+use crate::yaml::{doc_entry, Y};
+use mmd_formats::layout::{
+    Body, ContextRole, FieldLayout, IndexSign, LeafKind, LeafLayout, Presence, Prim, Repeat,
+    Shape, TagSource, TypeLayout,
+};
+
+/// The Kaitai form of one value: attribute entries (`type`, `size`, …), and the count of
+/// a fixed-size array of such values.
+pub(super) struct Elem {
+    entries: Vec<(String, Y)>,
+    fixed_repeat: Option<u64>,
+    /// A name for a helper type holding an array of these.
+    helper_name: Option<String>,
+}
+
+impl Elem {
+    fn plain(entries: Vec<(String, Y)>, helper: Option<String>) -> Self {
+        Elem {
+            entries,
+            fixed_repeat: None,
+            helper_name: helper,
+        }
+    }
+}
+
+impl Renderer {
+    /// The Kaitai form of one value of shape `shape`.
+    fn elem(&mut self, shape: Shape, select: Option<&str>, at: Place<'_>) -> Result<Elem, String> {
+        let Place { scope, here, .. } = at;
+        match shape {
+            Shape::Prim(p) => Ok(Elem::plain(
+                entries(vec![("type", Y::p(prim(p)))]),
+                Some(prim(p).to_string()),
+            )),
+            Shape::Array { len, elem } => {
+                let inner = elem();
+                if matches!(inner, Shape::Prim(Prim::U8)) {
+                    return Ok(Elem::plain(entries(vec![("size", Y::p(len))]), None));
+                }
+                let e = self.elem(inner, select, at)?;
+                if e.fixed_repeat.is_some() {
+                    return Err("nested arrays are not supported".to_string());
+                }
+                Ok(Elem {
+                    entries: e.entries,
+                    fixed_repeat: Some(len),
+                    helper_name: e.helper_name.map(|h| format!("{h}_x{len}")),
+                })
+            }
+            Shape::Type(l) => self.type_elem(l, select, at),
+            Shape::Leaf(leaf) => self.leaf_elem(&leaf, scope, here),
+            Shape::Opaque => Err(
+                "a type with its own codec that does not describe its layout \
+                 (`Describe::shape` gives no leaf)"
+                    .to_string(),
+            ),
+        }
+    }
+
+    fn type_elem(
+        &mut self,
+        l: &'static TypeLayout,
+        select: Option<&str>,
+        at: Place<'_>,
+    ) -> Result<Elem, String> {
+        let Place { scope, here, .. } = at;
+        let id = self.layout_type(l, scope);
+        let selected = matches!(
+            l.body,
+            Body::Enum {
+                tag: TagSource::Selected { .. },
+                ..
+            }
+        );
+        let ty = match (selected, select) {
+            (true, Some(sel)) => {
+                let env = FieldEnv {
+                    r: self,
+                    earlier: at.earlier,
+                    scope,
+                    here,
+                    alias: None,
+                };
+                format!("{id}({})", translate(&env, sel)?)
+            }
+            (true, None) => return Err(format!("`{}` needs a selector (`select = …`)", l.name)),
+            (false, Some(_)) => return Err(format!("a selector on `{}`, which takes none", l.name)),
+            (false, None) => id.clone(),
+        };
+        Ok(Elem::plain(entries(vec![("type", Y::s(ty))]), Some(id)))
+    }
+
+    fn leaf_elem(&mut self, leaf: &LeafLayout, scope: &Scope, here: &str) -> Result<Elem, String> {
+        match leaf.kind {
+            LeafKind::Text { length, encodings } => {
+                let id = self.text_type(leaf, length, encodings, scope)?;
+                Ok(Elem::plain(entries(vec![("type", Y::p(&id))]), Some(id)))
+            }
+            LeafKind::FixedText {
+                size,
+                encoding,
+                terminator,
+            } => {
+                let mut e = entries(vec![("type", Y::p("str")), ("size", Y::p(size))]);
+                if let Some(t) = terminator {
+                    e.push(("terminator".into(), Y::p(t)));
+                }
+                e.push(("encoding".into(), Y::p(encoding)));
+                Ok(Elem::plain(e, Some(format!("{}{size}", snake(leaf.name)))))
+            }
+            LeafKind::Index { kind, sign, .. } => {
+                let (member, m) = scope.role(ContextRole::IndexWidth(kind)).ok_or_else(|| {
+                    format!(
+                        "a {kind} index needs a context that declares its width; `{}` \
+                         declares none",
+                        scope.name()
+                    )
+                })?;
+                let owner = scope.owner().unwrap_or_default().to_string();
+                let width = self.ctx_ref(&owner, here, &member)?;
+                let widths = m.valid.ok_or_else(|| {
+                    format!(
+                        "the width of {kind} indices (`{}`) lists no accepted values, so the \
+                         cases of the index cannot be written",
+                        m.name
+                    )
+                })?;
+                let mut cases = Vec::new();
+                for w in widths {
+                    let n: u64 = w
+                        .parse()
+                        .map_err(|_| format!("index width `{w}` is not a number"))?;
+                    let signed = match sign {
+                        IndexSign::Signed => true,
+                        IndexSign::UnsignedNarrow => n >= 4,
+                    };
+                    cases.push((
+                        n.to_string(),
+                        Y::p(format!("{}{n}", if signed { "s" } else { "u" })),
+                    ));
+                }
+                Ok(Elem::plain(
+                    entries(vec![(
+                        "type",
+                        Y::map(vec![
+                            ("switch-on", Y::s(width)),
+                            ("cases", Y::Map(cases)),
+                        ]),
+                    )]),
+                    Some(format!("{}_index", ident(kind))),
+                ))
+            }
+            LeafKind::Bytes { size } => Ok(Elem::plain(entries(vec![("size", Y::p(size))]), None)),
+        }
+    }
+
+    /// The type of a length-prefixed text leaf: its length, then the text in the encoding
+    /// the context's text-encoding member gives (one subtype per encoding).
+    fn text_type(
+        &mut self,
+        leaf: &LeafLayout,
+        length: Prim,
+        encodings: &[(u64, &str)],
+        scope: &Scope,
+    ) -> Result<String, String> {
+        let id = snake(leaf.name);
+        let (member, _) = scope.role(ContextRole::TextEncoding).ok_or_else(|| {
+            format!(
+                "`{}` needs a context that declares the text encoding; `{}` declares none",
+                leaf.name,
+                scope.name()
+            )
+        })?;
+        let owner = scope.owner().unwrap_or_default().to_string();
+        let enc_ref = self.ctx_ref(&owner, &id, &member)?;
+        if !self.claim(&id, format!("{} with context {}", leaf.name, scope.key())) {
+            return Ok(id);
+        }
+        let mut len = entries(vec![("id", Y::p("len")), ("type", Y::p(prim(length)))]);
+        if length.is_signed() {
+            len.push(("valid".into(), Y::map(vec![("min", Y::p(0))])));
+        }
+        len.push((
+            "doc".into(),
+            Y::Doc("Byte length of the text (not characters).".into()),
+        ));
+        let mut cases = Vec::new();
+        let mut subtypes = Vec::new();
+        for (code, enc) in encodings {
+            let sub = format!("{id}_{}", ident(enc));
+            cases.push((code.to_string(), Y::p(&sub)));
+            subtypes.push((sub, *code, *enc));
+        }
+        let mut body = Vec::new();
+        body.extend(doc_entry(leaf.doc));
+        body.push((
+            "seq".to_string(),
+            Y::Seq(vec![
+                Y::Map(len),
+                Y::map(vec![
+                    ("id", Y::p("value")),
+                    ("size", Y::p("len")),
+                    (
+                        "type",
+                        Y::map(vec![
+                            ("switch-on", Y::s(enc_ref)),
+                            ("cases", Y::Map(cases)),
+                        ]),
+                    ),
+                    (
+                        "doc",
+                        Y::Doc(
+                            "The text, decoded as the context's encoding says (raw bytes for \
+                             an encoding with no case)."
+                                .into(),
+                        ),
+                    ),
+                ]),
+            ]),
+        ));
+        self.bodies.insert(id.clone(), Y::Map(body));
+        for (sub, code, enc) in subtypes {
+            self.claim(&sub, id.clone());
+            self.bodies.insert(
+                sub,
+                Y::Map(entries(vec![
+                    ("doc", Y::Doc(format!("Text in {enc} (encoding {code})."))),
+                    (
+                        "seq",
+                        Y::Seq(vec![Y::map(vec![
+                            ("id", Y::p("text")),
+                            ("type", Y::p("str")),
+                            ("size-eos", Y::p(true)),
+                            ("encoding", Y::s(enc)),
+                        ])]),
+                    ),
+                ])),
+            );
+        }
+        Ok(id)
+    }
+
+    /// A helper type `id` holding `n` values of `e` (for a repeated field of arrays).
+    fn array_helper(&mut self, e: Elem, n: u64) -> Result<String, String> {
+        let id = e
+            .helper_name
+            .clone()
+            .ok_or("an array of this type cannot be repeated")?;
+        if self.claim(&id, format!("array helper {id}")) {
+            let mut item = vec![("id".to_string(), Y::p("items"))];
+            item.extend(e.entries);
+            item.push(("repeat".into(), Y::p("expr")));
+            item.push(("repeat-expr".into(), Y::p(n)));
+            self.bodies.insert(
+                id.clone(),
+                Y::Map(entries(vec![
+                    ("doc", Y::Doc(format!("{n} consecutive values."))),
+                    ("seq", Y::Seq(vec![Y::Map(item)])),
+                ])),
+            );
+        }
+        Ok(id)
+    }
+
+    /// The attributes of one field (one, or a count and the field).
+    pub(super) fn field_attrs(
+        &mut self,
+        f: &'static FieldLayout,
+        at: Place<'_>,
+        id: &str,
+        doc: &str,
+        extra_cond: Option<String>,
+    ) -> Result<Vec<Y>, String> {
+        let Place {
+            earlier,
+            scope,
+            here,
+        } = at;
+        let env = FieldEnv {
+            r: self,
+            earlier,
+            scope,
+            here,
+            alias: None,
+        };
+        let (cond, eof) = match f.presence {
+            Presence::Always => (None, false),
+            Presence::If(c) => (Some(translate(&env, c)?), false),
+            Presence::UnlessEof => (Some("not _io.eof".to_string()), true),
+            Presence::IfUnlessEof(c) => (
+                Some(format!("{} and not _io.eof", paren(&translate(&env, c)?))),
+                true,
+            ),
+        };
+        let cond = match (extra_cond, cond) {
+            (Some(a), Some(b)) => Some(format!("{} and {}", paren(&a), paren(&b))),
+            (a, b) => a.or(b),
+        };
+        let with_cond = |mut m: Vec<(String, Y)>| {
+            if let Some(c) = &cond {
+                m.push(("if".into(), Y::s(c.clone())));
+            }
+            m
+        };
+        let with_doc = |mut m: Vec<(String, Y)>, d: &str| {
+            m.extend(doc_entry(d));
+            m
+        };
+        if let Repeat::Rest = f.repeat {
+            if !matches!((f.shape)(), Shape::Prim(Prim::U8)) {
+                return Err(format!("`rest` of `{}` (only bytes are supported)", f.ty));
+            }
+            let m = entries(vec![("id", Y::p(id)), ("size-eos", Y::p(true))]);
+            return Ok(vec![Y::Map(with_doc(with_cond(m), doc))]);
+        }
+        let e = self.elem((f.shape)(), f.select, at)?;
+        // The element with its own fixed repeat, or a helper type when it is repeated.
+        let repeated = |r: &mut Self, e: Elem| -> Result<Vec<(String, Y)>, String> {
+            match e.fixed_repeat {
+                None => Ok(e.entries),
+                Some(n) => {
+                    let h = r.array_helper(
+                        Elem {
+                            fixed_repeat: None,
+                            ..e
+                        },
+                        n,
+                    )?;
+                    Ok(entries(vec![("type", Y::p(h))]))
+                }
+            }
+        };
+        match f.repeat {
+            Repeat::One => {
+                let mut m = vec![("id".to_string(), Y::p(id))];
+                let n = e.fixed_repeat;
+                m.extend(e.entries);
+                if let Some(n) = n {
+                    m.push(("repeat".into(), Y::p("expr")));
+                    m.push(("repeat-expr".into(), Y::p(n)));
+                }
+                Ok(vec![Y::Map(with_doc(with_cond(m), doc))])
+            }
+            Repeat::Len(len) => {
+                let env = FieldEnv {
+                    r: self,
+                    earlier,
+                    scope,
+                    here,
+                    alias: None,
+                };
+                let n = translate(&env, len)?;
+                let mut m = vec![("id".to_string(), Y::p(id))];
+                m.extend(repeated(self, e)?);
+                m.push(("repeat".into(), Y::p("expr")));
+                m.push(("repeat-expr".into(), Y::s(n)));
+                Ok(vec![Y::Map(with_doc(with_cond(m), doc))])
+            }
+            Repeat::Counted {
+                count_ty,
+                count_prim,
+                ..
+            } => {
+                if count_prim.is_float() || count_prim == Prim::Bool {
+                    return Err(format!("count type `{count_ty}`"));
+                }
+                let ct = prim(count_prim);
+                let count = |cid: &str| {
+                    let mut m = entries(vec![("id", Y::p(cid)), ("type", Y::p(ct))]);
+                    if count_prim.is_signed() {
+                        m.push(("valid".into(), Y::map(vec![("min", Y::p(0))])));
+                    }
+                    m
+                };
+                let items = repeated(self, e)?;
+                if eof {
+                    // Absent at the end of the file, count included: wrap count and
+                    // items so that "absent" and "count 0" stay different.
+                    let block = format!("{id}_block");
+                    if self.claim(&block, format!("block of {here}.{id}")) {
+                        let mut c = count("count");
+                        c.extend(doc_entry(&format!("The {count_ty} count of `{id}`.")));
+                        let mut it = vec![("id".to_string(), Y::p("items"))];
+                        it.extend(items);
+                        it.push(("repeat".into(), Y::p("expr")));
+                        it.push(("repeat-expr".into(), Y::p("count")));
+                        let mut body = Vec::new();
+                        body.extend(doc_entry(&format!(
+                            "`{id}` of `{here}`: a {count_ty} count and the items."
+                        )));
+                        body.push(("seq".to_string(), Y::Seq(vec![Y::Map(c), Y::Map(it)])));
+                        self.bodies.insert(block.clone(), Y::Map(body));
+                    }
+                    let m = entries(vec![("id", Y::p(id)), ("type", Y::p(&block))]);
+                    return Ok(vec![Y::Map(with_doc(with_cond(m), doc))]);
+                }
+                let num = format!("num_{id}");
+                let c = with_doc(
+                    with_cond(count(&num)),
+                    &format!("The {count_ty} count of `{id}`."),
+                );
+                let mut m = vec![("id".to_string(), Y::p(id))];
+                m.extend(items);
+                m.push(("repeat".into(), Y::p("expr")));
+                m.push(("repeat-expr".into(), Y::p(&num)));
+                Ok(vec![Y::Map(c), Y::Map(with_doc(with_cond(m), doc))])
+            }
+            Repeat::Rest => Err("`rest` is handled above".to_string()),
+        }
+    }
+}
