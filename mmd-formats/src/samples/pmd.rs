@@ -63,7 +63,7 @@ fn sjis(s: &str) -> Vec<u8> {
 fn cut_mid_character<const N: usize>() -> ShiftJis<N> {
     let mut out = [0u8; N];
     // An odd number of ASCII bytes leaves an odd slot at the end for the lone lead byte.
-    let prefix = if N % 2 == 0 { 1 } else { 2 };
+    let prefix = if N.is_multiple_of(2) { 1 } else { 2 };
     for (i, b) in out.iter_mut().enumerate() {
         // Lead bytes at even distances from the prefix, the last byte included.
         *b = if i < prefix {
