@@ -65,3 +65,9 @@ impl Out {
         fits.then(|| self.raw(&v.to_le_bytes()[..usize::from(width)]))
     }
 }
+
+/// Whether the optional blocks that are present are a prefix of them (a file that ends
+/// early leaves out the last blocks, never one in the middle).
+pub(super) fn is_prefix(present: &[bool]) -> bool {
+    present.windows(2).all(|w| w[0] || !w[1])
+}

@@ -28,43 +28,38 @@ fn same<T: Walk + Debug>(name: &str, read: &T, written: &T) {
     assert_eq!(format!("{read:?}"), format!("{written:?}"), "{name}");
 }
 
+/// Each sample's bytes read back, by `read`, to the value they were written from; the
+/// list of samples is the list of values (none left out) and has `count` entries.
+#[track_caller]
+fn read_back<T: Walk + Debug, E: std::fmt::Display>(
+    models: Vec<(String, T)>,
+    samples: Vec<(String, Vec<u8>)>,
+    count: usize,
+    read: impl Fn(&[u8]) -> Result<T, E>,
+) {
+    let written: Vec<&String> = samples.iter().map(|(n, _)| n).collect();
+    let built: Vec<&String> = models.iter().map(|(n, _)| n).collect();
+    assert_eq!(written, built, "every model is written");
+    assert_eq!(samples.len(), count);
+    for ((name, model), (_, bytes)) in models.iter().zip(&samples) {
+        let value = read(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        same(name, &value, model);
+    }
+}
+
 #[test]
 fn pmx_samples_read_back_the_values_their_layout_wrote() {
-    let models = pmx::pmx_models();
-    let samples = super::pmx_samples();
-    assert_eq!(samples.len(), models.len(), "every PMX model is written");
-    assert_eq!(samples.len(), 17);
-    for ((name, model), (sample_name, bytes)) in models.iter().zip(&samples) {
-        assert_eq!(name, sample_name);
-        let read = Pmx::from_bytes(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-        same(name, &read, model);
-    }
+    read_back(pmx::pmx_models(), super::pmx_samples(), 17, Pmx::from_bytes);
 }
 
 #[test]
 fn pmd_samples_read_back_the_values_their_layout_wrote() {
-    let models = pmd::pmd_models();
-    let samples = super::pmd_samples();
-    assert_eq!(samples.len(), models.len(), "every PMD model is written");
-    assert_eq!(samples.len(), 14);
-    for ((name, model), (sample_name, bytes)) in models.iter().zip(&samples) {
-        assert_eq!(name, sample_name);
-        let read = Pmd::from_bytes(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-        same(name, &read, model);
-    }
+    read_back(pmd::pmd_models(), super::pmd_samples(), 14, Pmd::from_bytes);
 }
 
 #[test]
 fn vmd_samples_read_back_the_values_their_layout_wrote() {
-    let models = vmd::vmd_models();
-    let samples = super::vmd_samples();
-    assert_eq!(samples.len(), models.len(), "every VMD model is written");
-    assert_eq!(samples.len(), 19);
-    for ((name, model), (sample_name, bytes)) in models.iter().zip(&samples) {
-        assert_eq!(name, sample_name);
-        let read = Vmd::from_bytes(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-        same(name, &read, model);
-    }
+    read_back(vmd::vmd_models(), super::vmd_samples(), 19, Vmd::from_bytes);
 }
 
 /// A bone as the text states it: name, translation, rotation.

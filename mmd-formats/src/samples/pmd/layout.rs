@@ -10,7 +10,7 @@
 //! lists, or whose optional blocks are not a prefix of English names, toon textures, rigid
 //! bodies, joints, cannot be written: `None`.
 
-use super::super::bytes::Out;
+use super::super::bytes::{is_prefix, Out};
 use crate::pmd::*;
 
 /// The file's bytes. `None` when the model cannot be written as the layout lays it out.
@@ -121,7 +121,7 @@ fn extensions(p: &Pmd, o: &mut Out) -> Option<()> {
         p.rigid_bodies.is_some(),
         p.joints.is_some(),
     ];
-    if present.windows(2).any(|w| w[1] && !w[0]) {
+    if !is_prefix(&present) {
         return None;
     }
     if let Some(en) = &p.english {

@@ -296,6 +296,9 @@ pub fn pmx_samples() -> Vec<(String, Vec<u8>)> {
 
 /// Every PMX sample as `(name, the value its bytes were written from)`.
 #[cfg(test)]
-pub(super) fn pmx_models() -> Vec<(&'static str, Pmx)> {
+pub(super) fn pmx_models() -> Vec<(String, Pmx)> {
     models()
+        .into_iter()
+        .map(|(name, pmx)| (name.to_string(), pmx))
+        .collect()
 }

@@ -6,7 +6,7 @@
 //! out (a model name whose length does not go with the signature, a block present after
 //! an absent one) gives `None`.
 
-use super::super::bytes::Out;
+use super::super::bytes::{is_prefix, Out};
 use crate::vmd::*;
 
 /// The signature of the old header, which has a 10-byte model name (DESIGN.md).
@@ -42,7 +42,7 @@ pub(super) fn vmd_bytes(v: &Vmd) -> Option<Vec<u8>> {
         v.self_shadow_keys.is_some(),
         v.show_ik_keys.is_some(),
     ];
-    if present.windows(2).any(|w| w[1] && !w[0]) {
+    if !is_prefix(&present) {
         return None;
     }
     // Morph keys (23 bytes): name (15), frame (u32), weight (f32).
