@@ -2,8 +2,8 @@
 //! in the [`Ctxt`]; checking carries on so that all of them are reported.
 
 use crate::ast::{
-    expr_text, generic_inner, type_text, Container, ContextCall, Data, Field, Fields, Presence, Repeat, Shape, Style,
-    TagKind, TagSpec, TagValue,
+    expr_text, generic_inner, type_text, Container, ContextCall, Data, Field, Fields, Presence,
+    Repeat, Shape, Style, TagKind, TagSpec, TagValue,
 };
 use crate::ctxt::Ctxt;
 use crate::COUNT_TYPES;
@@ -310,9 +310,10 @@ fn check_fields(
                 check_expr(cx, e.value, keyword, &names, i, has_ctx, type_name);
             }
         }
-        let call = f.attrs.expr("context").and_then(|c| {
-            context_call(cx, c.value, &names, i, has_ctx, type_name)
-        });
+        let call = f
+            .attrs
+            .expr("context")
+            .and_then(|c| context_call(cx, c.value, &names, i, has_ctx, type_name));
         if let (Some(c), true) = (f.attrs.span_of("context"), f.attrs.has("switch_ctx")) {
             cx.syn_error(syn::Error::new(
                 c,
@@ -422,7 +423,7 @@ fn context_call(
     for a in &args {
         check_expr(cx, a, "context", names, here + 1, has_ctx, type_name);
         roots.push(crate::context::first_place(a, names).and_then(|pl| {
-            let i = names.iter().position(|n| *n == pl.root.to_string())?;
+            let i = names.iter().position(|n| pl.root == n)?;
             Some((i, pl.segs))
         }));
     }

@@ -394,7 +394,7 @@ impl VisitMut for CheckedIndex<'_> {
                 Some(pl) => (
                     self.roots
                         .iter()
-                        .position(|r| *r == pl.root.to_string())
+                        .position(|r| pl.root == r)
                         .unwrap_or(0),
                     pl.segs,
                 ),
@@ -443,7 +443,10 @@ fn generate(c: &Context) -> TokenStream {
                 .unwrap_or_else(|| format!("a {label} of {}", or_list(&texts)));
             let (param, segs) = match first_place(&m.from, &roots) {
                 Some(pl) => (
-                    roots.iter().position(|r| *r == pl.root.to_string()).unwrap_or(0),
+                    roots
+                        .iter()
+                        .position(|r| pl.root == r)
+                        .unwrap_or(0),
                     pl.segs,
                 ),
                 None => (0, Vec::new()),

@@ -158,12 +158,7 @@ pub fn expand(cont: &Container) -> TokenStream {
     };
     let file = match cont.attrs.strings("file") {
         Some(f) => {
-            let get = |k: &str| {
-                f.value
-                    .iter()
-                    .find(|(n, _)| n == k)
-                    .map(|(_, v)| v.clone())
-            };
+            let get = |k: &str| f.value.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
             let (id, title, app) = (get("id"), get("title"), get("application"));
             quote!(#some(#layout::FileInfo { id: #id, title: #title, application: #app }))
         }

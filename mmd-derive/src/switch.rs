@@ -35,7 +35,13 @@ pub fn capture_position(fields: &Fields, i: usize, pos: &TokenStream) -> TokenSt
 
 /// The statements, after field `here`, that compute the context `call` declares, make it
 /// `ctx`, and on a fault return an error at the place the fault names.
-pub fn switch(p: &Paths, fields: &Fields, here: usize, call: &ContextCall, n: usize) -> TokenStream {
+pub fn switch(
+    p: &Paths,
+    fields: &Fields,
+    here: usize,
+    call: &ContextCall,
+    n: usize,
+) -> TokenStream {
     let rt = p.rt();
     let ok = p.ok();
     let err = p.err();

@@ -413,9 +413,7 @@ impl<C: IndexWidth<Self> + ?Sized> Decode<C> for VertexIndex {
         out: &mut Vec<Self>,
     ) -> Result<()> {
         let w = IndexWidth::<Self>::width(ctx);
-        let run = read_run(input, VERTEX, w, n, false, |v| {
-            out.push(VertexIndex(v))
-        });
+        let run = read_run(input, VERTEX, w, n, false, |v| out.push(VertexIndex(v)));
         match run {
             Some(r) => r,
             None => crate::codec::decode_each(input, ctx, n, out),

@@ -121,11 +121,11 @@ pub mod __private {
     pub use crate::codec::{Decode, DecodeSelected, Encode, Selected};
     pub use crate::error::{Error, PathSegment, Result};
     pub use crate::index::{IndexType, IndexWidth};
-    pub use crate::text::{TextContext, TextEncoding};
     pub use crate::io::{Input, Output};
     pub use crate::layout;
     pub use crate::layout::Describe;
     pub use crate::rt;
+    pub use crate::text::{TextContext, TextEncoding};
     pub use crate::walk;
     pub use binrw;
 }

@@ -166,6 +166,10 @@ pub fn offset_in<T: Encode<C> + ?Sized, C: ?Sized>(
     crate::spans::Spans::of(value, ctx).ok()?.locate(&segs)
 }
 
+/// Where the value at a path below a field starts, relative to the field (see
+/// [`offset_in`]).
+pub type Locate<'a> = dyn Fn(&[PathSegment]) -> Option<u64> + 'a;
+
 /// The error for a context fault: the field `field` (which starts at `field_start`) holds
 /// the context parameter at `arg_path` below it, and the fault's place is below that. The
 /// offset is where that place starts, found by `locate` (given the path below the field)
@@ -178,7 +182,7 @@ pub fn context_error(
     field: Option<&'static str>,
     arg_path: &'static [PathSegment],
     field_start: u64,
-    locate: Option<&dyn Fn(&[PathSegment]) -> Option<u64>>,
+    locate: Option<&Locate<'_>>,
 ) -> Error {
     let below: Vec<PathSegment> = arg_path.iter().chain(fault.place).cloned().collect();
     let offset = locate

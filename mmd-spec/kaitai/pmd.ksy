@@ -155,16 +155,22 @@ instances:
   pmd_counts_bones:
     value: bones.size
     doc: |
-      Context `PmdCounts`: The number of bones: the English block has one name per bone.
+      Member `bones` of the context `PmdCounts`.
+
+      The number of bones: the English block has one name per bone.
   pmd_counts_morphs:
     value: morphs.size
     doc: |
-      Context `PmdCounts`: The number of morphs, the base morph (index 0) included: the English block has one
+      Member `morphs` of the context `PmdCounts`.
+
+      The number of morphs, the base morph (index 0) included: the English block has one
       name per morph except the base.
   pmd_counts_frames:
     value: frame_names.size
     doc: |
-      Context `PmdCounts`: The number of bone frame (display group) names: the English block has one name per
+      Member `frames` of the context `PmdCounts`.
+
+      The number of bone frame (display group) names: the English block has one name per
       bone frame.
 types:
   header:

@@ -21,7 +21,7 @@ seq:
     doc: |
       Signature, version and globals. The globals set the context for everything after.
     valid:
-      expr: '((_.globals[2]) == 1 or (_.globals[2]) == 2 or (_.globals[2]) == 4) and ((_.globals[3]) == 1 or (_.globals[3]) == 2 or (_.globals[3]) == 4) and ((_.globals[4]) == 1 or (_.globals[4]) == 2 or (_.globals[4]) == 4) and ((_.globals[5]) == 1 or (_.globals[5]) == 2 or (_.globals[5]) == 4) and ((_.globals[6]) == 1 or (_.globals[6]) == 2 or (_.globals[6]) == 4) and ((_.globals[7]) == 1 or (_.globals[7]) == 2 or (_.globals[7]) == 4)'
+      expr: '(_.globals[2] == 1 or _.globals[2] == 2 or _.globals[2] == 4) and (_.globals[3] == 1 or _.globals[3] == 2 or _.globals[3] == 4) and (_.globals[4] == 1 or _.globals[4] == 2 or _.globals[4] == 4) and (_.globals[5] == 1 or _.globals[5] == 2 or _.globals[5] == 4) and (_.globals[6] == 1 or _.globals[6] == 2 or _.globals[6] == 4) and (_.globals[7] == 1 or _.globals[7] == 2 or _.globals[7] == 4)'
   - id: model
     type: model_info
     doc: |
@@ -154,50 +154,76 @@ instances:
   version:
     value: header.version
     doc: |
-      Context `PmxContext`: The header version as read (2.0 or 2.1).
+      Member `version` of the context `PmxContext`.
+
+      The header version as read (2.0 or 2.1).
   encoding:
     value: 'header.globals[0]'
     doc: |
-      Context `PmxContext`: Globals byte 0: the encoding of every text, 0 = UTF-16LE, 1 = UTF-8.
+      Member `encoding` of the context `PmxContext`.
+
+      Globals byte 0: the encoding of every text, 0 = UTF-16LE, 1 = UTF-8.
   additional_uv:
     value: 'header.globals[1]'
     doc: |
-      Context `PmxContext`: Globals byte 1: additional vec4 UVs per vertex (0-4 in the seeds).
+      Member `additional_uv` of the context `PmxContext`.
+
+      Globals byte 1: additional vec4 UVs per vertex (0-4 in the seeds).
   vertex_index_size:
     value: 'header.globals[2]'
     doc: |
-      Context `PmxContext`: Globals byte 2: the width of vertex indices (1, 2 or 4 bytes); unsigned at 1 and 2
+      Member `vertex_index_size` of the context `PmxContext`.
+
+      Globals byte 2: the width of vertex indices (1, 2 or 4 bytes); unsigned at 1 and 2
       bytes, `i32` at 4.
+
       Accepted values: 1, 2, 4 (any other is an error).
   texture_index_size:
     value: 'header.globals[3]'
     doc: |
-      Context `PmxContext`: Globals byte 3: the width of texture indices (1, 2 or 4 bytes, signed; -1 = none).
+      Member `texture_index_size` of the context `PmxContext`.
+
+      Globals byte 3: the width of texture indices (1, 2 or 4 bytes, signed; -1 = none).
+
       Accepted values: 1, 2, 4 (any other is an error).
   material_index_size:
     value: 'header.globals[4]'
     doc: |
-      Context `PmxContext`: Globals byte 4: the width of material indices (1, 2 or 4 bytes, signed).
+      Member `material_index_size` of the context `PmxContext`.
+
+      Globals byte 4: the width of material indices (1, 2 or 4 bytes, signed).
+
       Accepted values: 1, 2, 4 (any other is an error).
   bone_index_size:
     value: 'header.globals[5]'
     doc: |
-      Context `PmxContext`: Globals byte 5: the width of bone indices (1, 2 or 4 bytes, signed; -1 = none).
+      Member `bone_index_size` of the context `PmxContext`.
+
+      Globals byte 5: the width of bone indices (1, 2 or 4 bytes, signed; -1 = none).
+
       Accepted values: 1, 2, 4 (any other is an error).
   morph_index_size:
     value: 'header.globals[6]'
     doc: |
-      Context `PmxContext`: Globals byte 6: the width of morph indices (1, 2 or 4 bytes, signed).
+      Member `morph_index_size` of the context `PmxContext`.
+
+      Globals byte 6: the width of morph indices (1, 2 or 4 bytes, signed).
+
       Accepted values: 1, 2, 4 (any other is an error).
   rigid_body_index_size:
     value: 'header.globals[7]'
     doc: |
-      Context `PmxContext`: Globals byte 7: the width of rigid-body indices (1, 2 or 4 bytes, signed).
+      Member `rigid_body_index_size` of the context `PmxContext`.
+
+      Globals byte 7: the width of rigid-body indices (1, 2 or 4 bytes, signed).
+
       Accepted values: 1, 2, 4 (any other is an error).
   is_v21:
     value: 'header.version > 2.05'
     doc: |
-      Context `PmxContext`: True for PMX 2.1 (a version above 2.05, since 2.1 is not exact in a float): the
+      Member `is_v21` of the context `PmxContext`.
+
+      True for PMX 2.1 (a version above 2.05, since 2.1 is not exact in a float): the
       soft-body block may follow the joints.
 types:
   header:

@@ -76,8 +76,7 @@ types:
       | 0 | 30 | signature: `Vocaloid Motion Data 0002` (v2) or `Vocaloid Motion Data file` (v1), then filler |
       | 30 | 20 (v2) / 10 (v1) | model name, Shift_JIS |
 
-      The version is judged by prefix (seed 004: 「判定は先頭一致で見るのが安全」): see
-      [`VmdContext`].
+      The version is judged by the signature's prefix: see [`VmdContext`].
     seq:
       - id: signature
         size: 30
@@ -106,8 +105,11 @@ types:
       version:
         value: '((signature.to_s("ISO-8859-1").substring(0, 25) == "Vocaloid Motion Data file") ? 1 : ((signature.to_s("ISO-8859-1").substring(0, 20) == "Vocaloid Motion Data") ? 2 : 0))'
         doc: |
-          Context `VmdContext`: The file version: 1 for a signature starting with `Vocaloid Motion Data file`, 2
+          Member `version` of the context `VmdContext`.
+
+          The file version: 1 for a signature starting with `Vocaloid Motion Data file`, 2
           for any other starting with `Vocaloid Motion Data` (the selector of [`ModelName`]).
+
           Accepted values: 1, 2 (any other is an error).
   bone_key:
     doc: |

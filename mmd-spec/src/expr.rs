@@ -448,7 +448,10 @@ fn method(env: &dyn Env, recv: V, name: &str, args: &[E]) -> Result<V, String> {
         ("starts_with", [E::Bytes(prefix)]) => {
             // Kaitai compares strings, not byte arrays: every byte maps to one character
             // in ISO-8859-1, so the prefix compares byte for byte.
-            if !prefix.iter().all(|b| (0x20..0x7f).contains(b) && *b != b'"' && *b != b'\\') {
+            if !prefix
+                .iter()
+                .all(|b| (0x20..0x7f).contains(b) && *b != b'"' && *b != b'\\')
+            {
                 return Err("`starts_with` of bytes other than printable ASCII".to_string());
             }
             let x = recv.operand()?;
@@ -586,8 +589,7 @@ fn translate_e(env: &dyn Env, e: &E) -> Result<V, String> {
 /// parentheses as an operand.
 fn is_path(s: &str) -> bool {
     !s.is_empty()
-        && s
-            .chars()
+        && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
 }
 

@@ -2,7 +2,7 @@
 //! `#[derive(MmdContext)]` emit, so the reference is generated from the same statement as
 //! the reader and writer: Markdown ([`render_markdown`]) and a Kaitai Struct grammar
 //! ([`render_ksy`]), for any root type that implements
-//! [`Describe`](mmd_formats::Describe), ours or one of a downstream crate.
+//! [`Describe`], ours or one of a downstream crate.
 //!
 //! Nothing here knows a particular format: fields, tags, conditions, counts, contexts
 //! and leaf types (text, fixed-length text, indices, bytes) all come from the descriptors.
@@ -86,7 +86,11 @@ impl Spec {
     /// doc comment as the introduction.
     pub fn from_layout(root: &'static TypeLayout) -> Spec {
         let (id, title, application) = match &root.file {
-            Some(f) => (f.id.to_string(), f.title.to_string(), f.application.to_string()),
+            Some(f) => (
+                f.id.to_string(),
+                f.title.to_string(),
+                f.application.to_string(),
+            ),
             None => (ksy::snake(root.name), root.name.to_string(), String::new()),
         };
         Spec {

@@ -63,6 +63,34 @@ pub fn render_markdown(spec: &Spec) -> String {
             Item::Context(c) => render_context(&mut out, c),
         }
     }
+    link_sections(&out, &seen)
+}
+
+/// Turns the doc comments' links to types (``[`Name`]``) into links to the sections of
+/// this document; a type with no section here stays plain code.
+fn link_sections(text: &str, sections: &HashSet<&str>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("[`") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        match after.find("`]") {
+            Some(end) if !after[end + 2..].starts_with('(') => {
+                let name = &after[..end];
+                if sections.contains(name) {
+                    out.push_str(&format!("[`{name}`](#{})", anchor(name)));
+                } else {
+                    out.push_str(&format!("`{name}`"));
+                }
+                rest = &after[end + 2..];
+            }
+            _ => {
+                out.push_str("[`");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
     out
 }
 
@@ -334,7 +362,7 @@ fn render_leaf(out: &mut String, l: &LeafLayout) {
                 .map(|(c, e)| format!("{c} = {e}"))
                 .collect();
             format!(
-                "A `{}` byte length, then that many bytes of text, in the encoding the \
+                "A byte length (`{}`), then that many bytes of text, in the encoding the \
                  context's text-encoding member declares ({}; any other value: the bytes are \
                  kept undecoded).",
                 length.name(),

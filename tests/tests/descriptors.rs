@@ -216,7 +216,10 @@ fn enums_list_every_tag() {
             size,
             name,
         } => {
-            assert_eq!((*ty, *prim, *size, *name), ("i16", Prim::I16, 2, "Shape tag"));
+            assert_eq!(
+                (*ty, *prim, *size, *name),
+                ("i16", Prim::I16, 2, "Shape tag")
+            );
         }
         other => panic!("{other:?}"),
     }

@@ -8,7 +8,7 @@
 use mmd_formats::layout::Size;
 use mmd_formats::vmd::*;
 use mmd_formats::{Describe, ErrorKind, ShiftJis};
-use mmd_tests::{corpus_dir, corpus_files};
+use mmd_tests::corpus_files;
 
 // ---- hand-built bytes ----------------------------------------------------------------
 
@@ -98,9 +98,10 @@ fn round_trip(bytes: &[u8]) -> Vmd {
     v
 }
 
+/// The fixture `vmd/<name>` and what it reads to. `None` without the corpus; a failure when
+/// the corpus is there but the file is not, or does not read.
 fn fixture(name: &str) -> Option<(Vec<u8>, Vmd)> {
-    let path = corpus_dir()?.join("vmd").join(name);
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let bytes = mmd_tests::fixture(&format!("vmd/{name}"))?;
     let vmd = Vmd::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     Some((bytes, vmd))
 }
@@ -317,26 +318,79 @@ fn v1_header_has_10_byte_model_name() {
     );
 }
 
-/// Seed 004: "判定は先頭一致(Vocaloid Motion Data で始まるか)で見るのが安全です。"
-/// Which of the two widths applies is told by the full 25 bytes; anything else is an
-/// error naming the first byte that fits neither.
+/// Seed 004: "判定は先頭一致(Vocaloid Motion Data で始まるか)で見るのが安全です。" The
+/// version is judged by the prefix: `Vocaloid Motion Data file` is version 1 (10-byte
+/// model name), any other signature starting with `Vocaloid Motion Data` version 2 (20
+/// bytes). The 30 bytes are kept whole, so every form writes back byte for byte.
 #[test]
 fn signature_detected_by_prefix() {
-    let mut junk = header_v2(b"m");
-    junk[26..30].copy_from_slice(b"JKLM"); // mmdagent_wait_b's filler
-    junk.extend(u32le(0));
-    assert_eq!(round_trip(&junk).header.signature[26..30], *b"JKLM");
+    // Literal bytes: signature (30), model name, a bone count of 0.
+    let with = |signature: &[u8; 30], name_len: usize| -> Vec<u8> {
+        let mut b = signature.to_vec();
+        b.extend(field(b"m", name_len));
+        b.extend(u32le(0));
+        b
+    };
+    let standard_v2 = *b"Vocaloid Motion Data 0002\0\0\0\0\0";
+    let standard_v1 = *b"Vocaloid Motion Data file\0\0\0\0\0";
+    let junk_after_nul = *b"Vocaloid Motion Data 0002\0JKLM"; // mmdagent_wait_b's filler
+    let nul_padded = *b"Vocaloid Motion Data\0\0\0\0\0\0\0\0\0\0"; // a public loader's test file
+    let other_junk = *b"Vocaloid Motion Data_v3.1\xff\xfe\0\0\x01";
+    for (what, sig, name_len, version, standard) in [
+        ("standard v2", standard_v2, 20, VmdVersion::V2, true),
+        ("standard v1", standard_v1, 10, VmdVersion::V1, true),
+        (
+            "junk after the NUL",
+            junk_after_nul,
+            20,
+            VmdVersion::V2,
+            true,
+        ),
+        (
+            "ten NULs after the prefix",
+            nul_padded,
+            20,
+            VmdVersion::V2,
+            false,
+        ),
+        (
+            "other bytes after the prefix",
+            other_junk,
+            20,
+            VmdVersion::V2,
+            false,
+        ),
+    ] {
+        let bytes = with(&sig, name_len);
+        let v = round_trip(&bytes); // reads, and writes back byte for byte
+        assert_eq!(v.header.signature, sig, "{what}");
+        assert_eq!(v.header.version(), Some(version), "{what}");
+        assert_eq!(v.header.model_name.as_bytes().len(), name_len, "{what}");
+        assert_eq!(v.header.has_standard_signature(), standard, "{what}");
+        assert_eq!(v.context().unwrap().version, version.number(), "{what}");
+    }
+    // A NUL-padded signature with a 10-byte name would be a v1 layout; read as v2 its
+    // 20-byte name swallows the count, and the file ends inside the bone count.
+    let short = with(&nul_padded, 10);
+    assert!(Vmd::from_bytes(&short).unwrap_err().is_truncated());
 
-    let mut nuls = field(b"Vocaloid Motion Data", 30);
-    nuls.extend([0; 24]);
-    let err = Vmd::from_bytes(&nuls).unwrap_err();
-    assert_eq!(err.offset(), 20, "{err}");
-    assert_eq!(err.path_string(), "header.signature");
-
-    let mut pmx = field(b"PMX ", 30);
-    pmx.extend([0; 24]);
-    let err = Vmd::from_bytes(&pmx).unwrap_err();
+    // Not starting with the prefix: an error at offset 0 (the signature), naming the rule.
+    let mut not_vmd = *b"Vocaloid Motion Dat\0\0\0\0\0\0\0\0\0\0\0";
+    let err = Vmd::from_bytes(&with(&not_vmd, 20)).unwrap_err();
     assert_eq!(err.offset(), 0, "{err}");
+    assert_eq!(err.path_string(), "header.signature");
+    assert!(!err.is_truncated());
+    assert_eq!(
+        err.to_string(),
+        "header.signature: VMD version 0 at 0x0 (expected a signature starting with \
+         \"Vocaloid Motion Data\" (version 1 when \"Vocaloid Motion Data file\", else 2))"
+    );
+    not_vmd[..4].copy_from_slice(b"PMX ");
+    assert_eq!(
+        Vmd::from_bytes(&with(&not_vmd, 20)).unwrap_err().offset(),
+        0
+    );
+    // A file that ends inside the 30 signature bytes is cut short.
     assert!(Vmd::from_bytes(b"Vocaloid").unwrap_err().is_truncated());
 }
 

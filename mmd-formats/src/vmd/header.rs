@@ -102,8 +102,7 @@ impl VmdContext {
 /// | 0 | 30 | signature: `Vocaloid Motion Data 0002` (v2) or `Vocaloid Motion Data file` (v1), then filler |
 /// | 30 | 20 (v2) / 10 (v1) | model name, Shift_JIS |
 ///
-/// The version is judged by prefix (seed 004: 「判定は先頭一致で見るのが安全」): see
-/// [`VmdContext`].
+/// The version is judged by the signature's prefix: see [`VmdContext`].
 #[derive(Mmd, Debug, Clone, PartialEq)]
 #[mmd(ctx = ())]
 pub struct Header {

@@ -65,6 +65,10 @@ impl Scope {
     }
 }
 
+/// What a switch adds to the record: the switching field's `valid` expression, the
+/// context's instances, and the scope after it.
+pub(super) type SwitchForm = (Option<String>, Vec<(String, Y)>, Scope);
+
 /// Expression environment for a member: its parameters are the switch's arguments,
 /// already in Kaitai terms.
 struct ParamEnv<'a> {
@@ -97,7 +101,7 @@ impl Renderer {
         sw: ContextSwitch,
         scope: &Scope,
         all: &'static [FieldLayout],
-    ) -> Result<(Option<String>, Vec<(String, Y)>, Scope), String> {
+    ) -> Result<SwitchForm, String> {
         let layout = (sw.layout)();
         if sw.args.len() != layout.params.len() {
             return Err(format!(
@@ -109,21 +113,22 @@ impl Renderer {
         }
         // Arguments in Kaitai terms, once as the type's own fields and once with the
         // switching field as `_` (for its `valid` check).
-        let translate_args = |alias: Option<(&str, &str)>| -> Result<Vec<(&'static str, String)>, String> {
-            let env = FieldEnv {
-                r: self,
-                earlier: fields,
-                scope,
-                here,
-                alias,
+        let translate_args =
+            |alias: Option<(&str, &str)>| -> Result<Vec<(&'static str, String)>, String> {
+                let env = FieldEnv {
+                    r: self,
+                    earlier: fields,
+                    scope,
+                    here,
+                    alias,
+                };
+                layout
+                    .params
+                    .iter()
+                    .zip(sw.args)
+                    .map(|(p, a)| Ok((p.name, expr::translate(&env, a)?)))
+                    .collect()
             };
-            layout
-                .params
-                .iter()
-                .zip(sw.args)
-                .map(|(p, a)| Ok((p.name, expr::translate(&env, a)?)))
-                .collect()
-        };
         let args = translate_args(None)?;
         let checked = translate_args(Some((name, "_")))?;
         // Instance ids: the member names, all prefixed with the context's name when one of
@@ -186,10 +191,15 @@ impl Renderer {
 
 /// A member's doc in the grammar: its own doc, and the values it accepts.
 fn member_doc(layout: &ContextLayout, m: &ContextMember) -> String {
-    let mut d = format!("Context `{}`: {}", layout.name, m.doc.trim());
+    let mut d = format!(
+        "Member `{}` of the context `{}`.\n\n{}",
+        m.name,
+        layout.name,
+        m.doc.trim()
+    );
     if let Some(v) = m.valid {
         d.push_str(&format!(
-            "\nAccepted values: {} (any other is an error).",
+            "\n\nAccepted values: {} (any other is an error).",
             v.join(", ")
         ));
     }

@@ -190,10 +190,11 @@ fn collect(ty: &'static TypeLayout, all: &mut HashMap<&'static str, &'static Typ
     }
 }
 
-/// `s` as an operand of `and`: parenthesised unless it is a plain name or path.
+/// `s` as an operand of `and`: parenthesised unless it is a plain name or path
+/// (`header.globals[2]`).
 fn paren(s: &str) -> String {
     if s.chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '[' | ']'))
     {
         s.to_string()
     } else {
@@ -504,8 +505,13 @@ pub fn render_ksy(spec: &Spec) -> Result<String, KsyError> {
         let mut body = Vec::new();
         match &spec.root.body {
             Body::Struct(fields) => {
-                let (seq, inst) =
-                    r.record(&spec.id, spec.root.name, fields, spec.root.magic, &root_scope);
+                let (seq, inst) = r.record(
+                    &spec.id,
+                    spec.root.name,
+                    fields,
+                    spec.root.magic,
+                    &root_scope,
+                );
                 body.push(("seq".to_string(), Y::Seq(seq)));
                 if !inst.is_empty() {
                     body.push(("instances".to_string(), Y::Map(inst)));

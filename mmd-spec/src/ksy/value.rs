@@ -5,8 +5,8 @@ use super::context::Scope;
 use super::{entries, ident, paren, prim, snake, translate, FieldEnv, Place, Renderer};
 use crate::yaml::{doc_entry, Y};
 use mmd_formats::layout::{
-    Body, ContextRole, FieldLayout, IndexSign, LeafKind, LeafLayout, Presence, Prim, Repeat,
-    Shape, TagSource, TypeLayout,
+    Body, ContextRole, FieldLayout, IndexSign, LeafKind, LeafLayout, Presence, Prim, Repeat, Shape,
+    TagSource, TypeLayout,
 };
 
 /// The Kaitai form of one value: attribute entries (`type`, `size`, …), and the count of
@@ -89,7 +89,9 @@ impl Renderer {
                 format!("{id}({})", translate(&env, sel)?)
             }
             (true, None) => return Err(format!("`{}` needs a selector (`select = …`)", l.name)),
-            (false, Some(_)) => return Err(format!("a selector on `{}`, which takes none", l.name)),
+            (false, Some(_)) => {
+                return Err(format!("a selector on `{}`, which takes none", l.name))
+            }
             (false, None) => id.clone(),
         };
         Ok(Elem::plain(entries(vec![("type", Y::s(ty))]), Some(id)))
@@ -147,10 +149,7 @@ impl Renderer {
                 Ok(Elem::plain(
                     entries(vec![(
                         "type",
-                        Y::map(vec![
-                            ("switch-on", Y::s(width)),
-                            ("cases", Y::Map(cases)),
-                        ]),
+                        Y::map(vec![("switch-on", Y::s(width)), ("cases", Y::Map(cases))]),
                     )]),
                     Some(format!("{}_index", ident(kind))),
                 ))
@@ -207,10 +206,7 @@ impl Renderer {
                     ("size", Y::p("len")),
                     (
                         "type",
-                        Y::map(vec![
-                            ("switch-on", Y::s(enc_ref)),
-                            ("cases", Y::Map(cases)),
-                        ]),
+                        Y::map(vec![("switch-on", Y::s(enc_ref)), ("cases", Y::Map(cases))]),
                     ),
                     (
                         "doc",

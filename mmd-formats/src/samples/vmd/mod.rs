@@ -1,5 +1,13 @@
 //! VMD samples: both headers, every possible end of file, every name-field oddity, every
 //! record kind, and the interpolation bytes MMD writes.
+//!
+//! Built in code as [`Vmd`] values and written to bytes by a hand layout (`layout.rs`,
+//! from seed 004), not by the library's writer: the reader must give back, from those
+//! bytes, every value put in (a test checks it), and the writer must write the bytes back.
+//! A sample that fails to build or that the hand layout cannot write is left out; the
+//! test suite checks the list of names.
+
+mod layout;
 
 use crate::error::Result;
 use crate::text::ShiftJis;
@@ -111,6 +119,24 @@ fn signature_junk() -> Result<Vmd> {
     let mut v = Vmd::new_v2("LatミクVer2.3N")?;
     v.header.signature[26..30].copy_from_slice(b"JKLM");
     v.bone_keys = vec![bone("首", 0)?];
+    Ok(v)
+}
+
+/// `Vocaloid Motion Data` and ten NULs, as some tools write the signature: a version 2
+/// layout (the version is judged by the prefix).
+fn signature_nul_padded() -> Result<Vmd> {
+    let mut v = Vmd::new_v2("初音ミク")?;
+    v.header.signature = [0; 30];
+    v.header.signature[..20].copy_from_slice(b"Vocaloid Motion Data");
+    v.bone_keys = vec![bone("センター", 0)?];
+    Ok(v)
+}
+
+/// `Vocaloid Motion Data` followed by other bytes than ` 0002`: still version 2.
+fn signature_other_version() -> Result<Vmd> {
+    let mut v = Vmd::new_v2("miku")?;
+    v.header.signature[20..30].copy_from_slice(b" 0003\0\xff\xfe\xfd\x01");
+    v.bone_keys = vec![bone("首", 3)?];
     Ok(v)
 }
 
@@ -294,12 +320,14 @@ fn unsorted_duplicates() -> Result<Vmd> {
 /// A function that builds one sample.
 type Build = fn() -> Result<Vmd>;
 
-/// Every VMD sample as `(name, bytes)`.
-pub fn vmd_samples() -> Vec<(String, Vec<u8>)> {
-    let all: [(&str, Build); 19] = [
+/// Every sample as `(name, the value or why it did not build)`.
+fn models() -> Vec<(String, Result<Vmd>)> {
+    let all: [(&str, Build); 21] = [
         ("v1_header", v1_header),
         ("v2_header", || Vmd::new_v2("初音ミク")),
         ("signature_junk", signature_junk),
+        ("signature_nul_padded", signature_nul_padded),
+        ("signature_other_version", signature_other_version),
         ("ends_after_bone", || ends_after(1)),
         ("ends_after_morph", || ends_after(2)),
         ("ends_after_camera", || ends_after(3)),
@@ -317,11 +345,24 @@ pub fn vmd_samples() -> Vec<(String, Vec<u8>)> {
         ("trailing_bytes", trailing_bytes),
         ("unsorted_duplicates", unsorted_duplicates),
     ];
-    let mut out = Vec::new();
-    for (name, build) in all {
-        if let Ok(bytes) = build().and_then(|v| v.to_bytes()) {
-            out.push((format!("vmd/{name}.vmd"), bytes));
-        }
-    }
-    out
+    all.into_iter()
+        .map(|(name, build)| (format!("vmd/{name}.vmd"), build()))
+        .collect()
+}
+
+/// Every VMD sample as `(name, bytes)`, the bytes written by the hand layout.
+pub fn vmd_samples() -> Vec<(String, Vec<u8>)> {
+    models()
+        .into_iter()
+        .filter_map(|(name, v)| Some((name, layout::vmd_bytes(&v.ok()?)?)))
+        .collect()
+}
+
+/// Every VMD sample that builds as `(name, the value its bytes were written from)`.
+#[cfg(test)]
+pub(super) fn vmd_models() -> Vec<(String, Vmd)> {
+    models()
+        .into_iter()
+        .filter_map(|(name, v)| Some((name, v.ok()?)))
+        .collect()
 }
