@@ -236,12 +236,16 @@ impl<'ast> Visit<'ast> for Idents {
     }
 }
 
+/// Checks the names an expression uses: earlier fields (and, with `this_too`, the field
+/// `here` itself: a context computed after it), and `ctx` only where there is one.
+#[allow(clippy::too_many_arguments)]
 fn check_expr(
     cx: &Ctxt,
     e: &Expr,
     keyword: &str,
     fields: &[String],
     here: usize,
+    this_too: bool,
     has_ctx: bool,
     type_name: &str,
 ) {
@@ -265,18 +269,23 @@ fn check_expr(
             );
         }
         if let Some(pos) = fields.iter().position(|f| *f == name) {
-            if pos >= here {
-                let what = if pos == here {
-                    "this field itself"
-                } else {
-                    "a later field"
-                };
-                cx.error_spanned_by(
-                    &id,
-                    format!(
-                        "`{name}` is {what}: `{keyword}` may only use fields read before this one"
-                    ),
-                );
+            let msg = match (pos.cmp(&here), this_too) {
+                (std::cmp::Ordering::Less, _) | (std::cmp::Ordering::Equal, true) => None,
+                (std::cmp::Ordering::Equal, false) => Some(format!(
+                    "`{name}` is this field itself: `{keyword}` may only use fields read before \
+                     this one"
+                )),
+                (std::cmp::Ordering::Greater, false) => Some(format!(
+                    "`{name}` is a later field: `{keyword}` may only use fields read before \
+                     this one"
+                )),
+                (std::cmp::Ordering::Greater, true) => Some(format!(
+                    "`{name}` is a later field: `{keyword}` may only use this field and the \
+                     ones read before it"
+                )),
+            };
+            if let Some(msg) = msg {
+                cx.error_spanned_by(&id, msg);
             }
         }
     }
@@ -307,7 +316,7 @@ fn check_fields(
         let shape = field_shape(cx, f, i + 1 == n);
         for keyword in ["len", "if", "select"] {
             if let Some(e) = f.attrs.expr(keyword) {
-                check_expr(cx, e.value, keyword, &names, i, has_ctx, type_name);
+                check_expr(cx, e.value, keyword, &names, i, false, has_ctx, type_name);
             }
         }
         let call = f
@@ -345,7 +354,8 @@ fn check_fields(
                 sw.value,
                 "switch_ctx",
                 &names,
-                i + 1,
+                i,
+                true,
                 has_ctx,
                 type_name,
             );
@@ -421,7 +431,7 @@ fn context_call(
     let args: Vec<Expr> = call.args.iter().cloned().collect();
     let mut roots = Vec::new();
     for a in &args {
-        check_expr(cx, a, "context", names, here + 1, has_ctx, type_name);
+        check_expr(cx, a, "context", names, here, true, has_ctx, type_name);
         roots.push(crate::context::first_place(a, names).and_then(|pl| {
             let i = names.iter().position(|n| pl.root == n)?;
             Some((i, pl.segs))

@@ -192,7 +192,11 @@ fn parse<'a>(
                     format!(
                         "member `{ident}` needs the expression it comes from: \
                          `#[mmd(from = expr)]`, over the parameters ({})",
-                        param_names.join(", ")
+                        param_names
+                            .iter()
+                            .map(|p| format!("`{p}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 );
             }
@@ -349,17 +353,20 @@ fn check_valid(cx: &Ctxt, items: &[Expr], ty: &Type, span: Span) {
         };
         let fits = got == want || (want == "float" && got == "integer");
         if !fits {
+            let want = match want {
+                "integer" => "integer literals",
+                "float" => "number literals",
+                _ => "`true` or `false`",
+            };
+            let got = match got {
+                "integer" | "expression" => format!("an {got}"),
+                _ => format!("a {got}"),
+            };
             cx.error_spanned_by(
                 e,
                 format!(
-                    "`valid` lists values of the member's type `{}`: {} literals, not {} {got}",
-                    type_text(ty),
-                    want,
-                    if got == "integer" || got == "expression" {
-                        "an"
-                    } else {
-                        "a"
-                    }
+                    "`valid` lists values of the member's type `{}`: {want}, not {got}",
+                    type_text(ty)
                 ),
             );
         }
@@ -392,10 +399,7 @@ impl VisitMut for CheckedIndex<'_> {
             let index = &ix.index;
             let (param, segs) = match as_place(base) {
                 Some(pl) => (
-                    self.roots
-                        .iter()
-                        .position(|r| pl.root == r)
-                        .unwrap_or(0),
+                    self.roots.iter().position(|r| pl.root == r).unwrap_or(0),
                     pl.segs,
                 ),
                 None => (0, Vec::new()),
@@ -443,10 +447,7 @@ fn generate(c: &Context) -> TokenStream {
                 .unwrap_or_else(|| format!("a {label} of {}", or_list(&texts)));
             let (param, segs) = match first_place(&m.from, &roots) {
                 Some(pl) => (
-                    roots
-                        .iter()
-                        .position(|r| pl.root == r)
-                        .unwrap_or(0),
+                    roots.iter().position(|r| pl.root == r).unwrap_or(0),
                     pl.segs,
                 ),
                 None => (0, Vec::new()),

@@ -26,7 +26,10 @@
 //! it, never a field left out.
 
 mod context;
+mod tree;
 mod value;
+
+pub use tree::expected_tree;
 
 use crate::expr::{self, bit_id, Env};
 use crate::yaml::{doc_entry, write_map, Y};

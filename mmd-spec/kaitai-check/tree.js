@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// Compiles one Kaitai Struct grammar (any .ksy) with the real compiler (JavaScript
+// target), parses every file named on the command line with it, and prints one JSON
+// object per file on its own line:
+//
+//   {"file": ..., "ok": true, "leftover": 0, "tree": {...}}
+//
+// The tree holds every attribute of every `seq`, guided by the grammar: an object per user
+// type (keyed by attribute id, in `seq` order, absent attributes left out), an array per
+// repeated attribute, numbers, strings, and byte arrays as lower-case hex. Instances are
+// left out (they are computed, not read). Nothing here knows a format: mmd-spec's
+// `ksy::expected_tree` builds the same tree from a value read by mmd-formats, with the
+// same conventions as the renderer, and the tests compare the two.
+//
+// Usage: node tree.js GRAMMAR.ksy FILE...
+// Exit codes: 0 every file parsed to its end; 1 some file failed; 2 usage or compile error.
+'use strict';
+
+const fs = require('fs');
+const yaml = require('js-yaml');
+const compiler = require('kaitai-struct-compiler');
+const KaitaiStream = require('kaitai-struct/KaitaiStream');
+
+function usage(msg, code = 2) {
+  (code ? process.stderr : process.stdout).write(`${msg}\nusage: node tree.js GRAMMAR.ksy FILE...\n`);
+  process.exit(code);
+}
+
+async function compile(ksy) {
+  const out = await compiler.compile('javascript', ksy, null, false);
+  const exportsObj = {};
+  for (const src of Object.values(out)) {
+    new Function('exports', 'require', src)(exportsObj, require);
+  }
+  const cls = Object.values(exportsObj).find((v) => typeof v === 'function');
+  if (!cls) throw new Error('no parser class compiled');
+  return cls;
+}
+
+// snake_case id -> the property name of the generated JavaScript (lowerCamelCase).
+const camel = (id) => id.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+// A type id -> the class name the compiler gives it (UpperCamelCase of its words).
+const className = (id) =>
+  id.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+
+// A number as JSON: a number, or a string for what JSON cannot hold (and for -0).
+function num(x) {
+  if (typeof x === 'bigint') return Number(x);
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return 'inf';
+  if (x === -Infinity) return '-inf';
+  if (Object.is(x, -0)) return '-0';
+  return x;
+}
+
+const hex = (b) => Buffer.from(b).toString('hex');
+
+function typeName(t) {
+  return typeof t === 'string' ? t.replace(/\(.*$/, '') : null;
+}
+
+function value(v, attr, types) {
+  if (v instanceof Uint8Array) return hex(v);
+  if (typeof v === 'number' || typeof v === 'bigint') return num(v);
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  if (v && typeof v === 'object') {
+    // A user type: named by the attribute, or (behind a switch) by the object's class.
+    let id = typeName(attr.type);
+    if (!id || !types[id]) {
+      id = Object.keys(types).find((t) => className(t) === v.constructor.name);
+    }
+    const def = types[id];
+    if (!def) throw new Error(`no type of class ${v.constructor.name} in the grammar`);
+    return record(v, def, types);
+  }
+  throw new Error(`unexpected value ${String(v)} for ${attr.id}`);
+}
+
+function record(obj, def, types) {
+  const out = {};
+  for (const attr of def.seq || []) {
+    const v = obj[camel(attr.id)];
+    if (v === undefined || v === null) continue;
+    out[attr.id] = attr.repeat ? v.map((x) => value(x, attr, types)) : value(v, attr, types);
+  }
+  return out;
+}
+
+async function main() {
+  const [grammar, ...files] = process.argv.slice(2);
+  if (!grammar || grammar === '--help' || grammar === '-h') usage('Parses files with one .ksy and prints their trees.', grammar ? 0 : 2);
+  let cls;
+  let ksy;
+  try {
+    ksy = yaml.load(fs.readFileSync(grammar, 'utf8'));
+    cls = await compile(ksy);
+  } catch (e) {
+    process.stderr.write(`cannot compile ${grammar}: ${e && e.stack ? e.stack : JSON.stringify(e)}\n`);
+    process.exit(2);
+  }
+  const types = Object.assign({}, ksy.types || {});
+  let failed = 0;
+  for (const file of files) {
+    const out = { file, ok: false };
+    try {
+      const buf = fs.readFileSync(file);
+      const io = new KaitaiStream(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length));
+      const parsed = new cls(io);
+      out.leftover = io.size - io.pos;
+      out.tree = record(parsed, ksy, types);
+      out.ok = out.leftover === 0;
+      if (!out.ok) out.error = `parse stopped ${out.leftover} byte(s) before the end of the file`;
+    } catch (e) {
+      out.error = e && e.message ? `${e.constructor.name}: ${e.message}` : String(e);
+    }
+    if (!out.ok) failed += 1;
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+  }
+  // Not process.exit(): it would cut a long output to a pipe short.
+  process.exitCode = failed ? 1 : 0;
+}
+
+main();
