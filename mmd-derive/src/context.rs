@@ -425,6 +425,10 @@ fn generate(c: &Context) -> TokenStream {
     let ident = c.ident;
     let roots: Vec<String> = c.params.iter().map(|(n, _)| n.to_string()).collect();
     let param_decls = c.params.iter().map(|(n, t)| quote!(#n: &#t));
+    let param_tys: Vec<&Type> = c.params.iter().map(|(_, t)| t).collect();
+    let param_names: Vec<&Ident> = c.params.iter().map(|(n, _)| n).collect();
+    let fault = p.context_fault();
+    let declared = p.declared_context();
     let mut stmts = Vec::new();
     let mut inits = Vec::new();
     for m in &c.members {
@@ -455,7 +459,7 @@ fn generate(c: &Context) -> TokenStream {
             let segs = seg_tokens(p, &segs);
             quote! {
                 if !(#(__mmd_raw == #valid)||*) {
-                    return #err(#rt::ContextFault::invalid(
+                    return #err(#fault::invalid(
                         #label,
                         #param,
                         #segs,
@@ -553,9 +557,18 @@ fn generate(c: &Context) -> TokenStream {
                 /// switches to it calls this).
                 #[doc(hidden)]
                 #[allow(unused_variables, unused_parens, clippy::all)]
-                pub fn __mmd_context(#(#param_decls),*) -> #result<Self, #rt::ContextFault> {
+                pub fn __mmd_context(#(#param_decls),*) -> #result<Self, #fault> {
                     #(#stmts)*
                     #ok(Self { #(#inits),* })
+                }
+            }
+
+            #[automatically_derived]
+            impl #declared for #ident {
+                type Params<'__mmd_a> = (#(&'__mmd_a #param_tys,)*);
+                #[inline]
+                fn compute((#(#param_names,)*): Self::Params<'_>) -> #result<Self, #fault> {
+                    Self::__mmd_context(#(#param_names),*)
                 }
             }
 
@@ -584,18 +597,18 @@ fn fallback(input: &DeriveInput, c: Option<&Context>, errors: Vec<syn::Error>) -
     let ident = &input.ident;
     let stub = c.filter(|_| input.generics.params.is_empty()).map(|c| {
         let p = &c.paths;
-        let rt = p.rt();
         let layout = p.layout();
         let describe_context = p.describe_context();
         let params = c.params.iter().map(|(n, t)| quote!(#n: &#t));
         let result = p.std_result();
         let unreachable = p.unreachable();
+        let fault = p.context_fault();
         quote! {
             #[allow(unreachable_code, unused_variables, clippy::all)]
             const _: () = {
                 impl #ident {
                     #[doc(hidden)]
-                    pub fn __mmd_context(#(#params),*) -> #result<Self, #rt::ContextFault> {
+                    pub fn __mmd_context(#(#params),*) -> #result<Self, #fault> {
                         #unreachable
                     }
                 }

@@ -38,6 +38,8 @@ private_paths! {
     layout => layout;
     binrw => binrw;
     describe_context => layout::DescribeContext;
+    declared_context => DeclaredContext;
+    context_fault => ContextFault;
     path_segment => PathSegment;
     text_context => TextContext;
     text_encoding => TextEncoding;

@@ -122,6 +122,34 @@ pub trait Encode<C: ?Sized> {
     }
 }
 
+/// A context computed from values read earlier, declared with `#[derive(MmdContext)]`.
+///
+/// A record switches to it with `#[mmd(context = Ctx(field, ...))]`; code that holds the
+/// values can compute it too:
+///
+/// ```
+/// use mmd_formats::pmx::{Header, PmxContext};
+/// use mmd_formats::{DeclaredContext, TextEncoding};
+///
+/// let header = Header::new(&PmxContext::new(2.0, TextEncoding::Utf8, 0, [1, 2, 2, 2, 1, 1]));
+/// let ctx = PmxContext::compute((&header,)).unwrap();
+/// assert_eq!(ctx.bone_index_size, 2);
+///
+/// let mut bad = header.clone();
+/// bad.globals[5] = 3;
+/// let err = PmxContext::compute((&bad,)).unwrap_err().into_error();
+/// assert_eq!(
+///     err.to_string(),
+///     "globals[5]: bone index width 3 at 0x0 (expected a bone index width of 1, 2 or 4)"
+/// );
+/// ```
+pub trait DeclaredContext: Sized {
+    /// The parameters, as a tuple of references in declaration order.
+    type Params<'a>;
+    /// Computes the context, or says which member's value is wrong and where it was read.
+    fn compute(params: Self::Params<'_>) -> std::result::Result<Self, crate::error::ContextFault>;
+}
+
 /// Reads an enum whose variant is chosen by a selector computed from earlier fields
 /// (`#[mmd(selected_by = S)]`), rather than by a tag in the file.
 pub trait DecodeSelected<C: ?Sized, S>: Sized {

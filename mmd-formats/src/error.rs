@@ -370,3 +370,84 @@ impl Error {
         self
     }
 }
+
+/// Why a declared context could not be computed (`#[derive(MmdContext)]`): which member,
+/// and the place below one of the context's parameters whose value is wrong. A record that
+/// switches to the context turns it into an [`Error`] with the offset and path of that
+/// place in the file; [`ContextFault::into_error`] does so relative to the parameter.
+#[derive(Debug)]
+pub struct ContextFault {
+    member: &'static str,
+    param: usize,
+    place: &'static [PathSegment],
+    expected: String,
+    found: String,
+}
+
+impl ContextFault {
+    /// A member's value is not one it accepts.
+    #[cold]
+    pub fn invalid(
+        member: &'static str,
+        param: usize,
+        place: &'static [PathSegment],
+        expected: impl Into<String>,
+        found: String,
+    ) -> Self {
+        ContextFault {
+            member,
+            param,
+            place,
+            expected: expected.into(),
+            found,
+        }
+    }
+
+    /// The member whose value is wrong (as messages name it: `bone index width`).
+    pub fn member(&self) -> &'static str {
+        self.member
+    }
+
+    /// The parameter the wrong value was read from (its position).
+    pub fn param(&self) -> usize {
+        self.param
+    }
+
+    /// The place below that parameter (`globals[2]` below `header`).
+    pub fn place(&self) -> &'static [PathSegment] {
+        self.place
+    }
+
+    /// What the member accepts.
+    pub fn expected(&self) -> &str {
+        &self.expected
+    }
+
+    /// What it found.
+    pub fn found(&self) -> &str {
+        &self.found
+    }
+
+    /// The fault as an [`Error`] whose path is the place below the parameter and whose
+    /// offset is 0 (the caller knows where the parameter was read; a record switching to
+    /// the context gives the offset in the file).
+    pub fn into_error(self) -> Error {
+        let place = self.place;
+        let mut e = Error::invalid(0, self.expected, self.found);
+        for seg in place.iter().rev() {
+            e = match seg {
+                PathSegment::Field(n) => e.in_field(n),
+                PathSegment::Index(i) => e.in_index(*i),
+            };
+        }
+        e
+    }
+}
+
+impl fmt::Display for ContextFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (expected {})", self.found, self.expected)
+    }
+}
+
+impl std::error::Error for ContextFault {}

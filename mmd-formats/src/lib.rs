@@ -73,9 +73,33 @@
 //! | `unless_eof` | `Option<T>` | absent when the input ends exactly here; nothing may be written after an absent one, and a present one must write at least one byte. Meant for the last fields of a whole-file type: the end of the input is the end of the file |
 //! | `rest` | `Vec<u8>` | every byte up to the end of the input (trailing bytes, kept verbatim) |
 //! | `select = expr` | an enum with `selected_by` | picks the enum's variant; the writer checks the variant matches |
-//! | `switch_ctx = expr` | any | after this field, `ctx` becomes the value of `expr` (a `Result<NewCtx, Error>`) |
+//! | `context = Ctx(arg, ...)` | any | after this field, `ctx` becomes the declared context `Ctx` (see below) computed from the arguments (expressions over the fields read so far, this one included) |
+//! | `switch_ctx = expr` | any | after this field, `ctx` becomes the value of `expr` (a `Result<NewCtx, Error>`); opaque to the descriptors, so the reference cannot render it: prefer `context` |
 //!
 //! `count`/`len` combine with `if`/`unless_eof` on an `Option<Vec<T>>`.
+//!
+//! On the root struct of a file format, `file(id = "pmx", title = "...", application =
+//! "...")` names the format in the reference that `mmd-spec` renders (the root's doc
+//! comment is the introduction).
+//!
+//! ## Declared contexts
+//!
+//! `#[derive(MmdContext)]` on a struct declares a context computed from values read
+//! earlier. The struct takes `#[mmd(from(name: Type, ...))]`, its parameters (the values a
+//! record passes with `context = Ctx(...)`); each member takes:
+//!
+//! | attribute | meaning |
+//! |---|---|
+//! | `from = expr` | the expression the member comes from, over the parameters (the language of conditions; `a[i]` is checked: a missing element is an error, not a panic) |
+//! | `valid = [1, 2, 4]` | the values it accepts; any other is a read (and write) error at the place it was read from |
+//! | `name = "bone index width"` | what messages call it |
+//! | `expected = "..."` | what the error says is expected, instead of "a NAME of 1, 2 or 4" |
+//! | `text_encoding` | the member is the encoding of length-prefixed text ([`TextContext`]) |
+//! | `index_width = I` | the member is the width of the indices of type `I` ([`IndexWidth<I>`]) |
+//!
+//! The derive implements [`DeclaredContext`] (compute it from values you hold),
+//! [`DescribeContext`] (its descriptor), and the traits of the roles. A downstream format
+//! declares its own index kinds with [`index_kind!`].
 
 #![deny(missing_docs)]
 
@@ -104,8 +128,8 @@ pub mod walk;
 #[doc(hidden)]
 pub mod rt;
 
-pub use codec::{Decode, DecodeSelected, Encode, Selected};
-pub use error::{Error, ErrorKind, PathSegment, Result};
+pub use codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected};
+pub use error::{ContextFault, Error, ErrorKind, PathSegment, Result};
 pub use index::{
     BoneIndex, Index, IndexKind, IndexType, IndexWidth, IndexWidths, MaterialIndex, MorphIndex,
     RigidBodyIndex, TextureIndex, VertexIndex,
@@ -118,8 +142,8 @@ pub use text::{PmxText, ShiftJis, TextContext, TextEncoding};
 /// Paths the generated code uses. Not a stable interface.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::codec::{Decode, DecodeSelected, Encode, Selected};
-    pub use crate::error::{Error, PathSegment, Result};
+    pub use crate::codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected};
+    pub use crate::error::{ContextFault, Error, PathSegment, Result};
     pub use crate::index::{IndexType, IndexWidth};
     pub use crate::io::{Input, Output};
     pub use crate::layout;

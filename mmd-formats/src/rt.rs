@@ -1,7 +1,7 @@
 //! Helpers that only generated code calls. Not a stable interface.
 
 use crate::codec::{Decode, Encode};
-use crate::error::{Error, ErrorKind, PathSegment, Result};
+use crate::error::{ContextFault, Error, ErrorKind, PathSegment, Result};
 use crate::io::{Input, IoInput, IoOutput, Output};
 use crate::layout::Describe;
 use crate::walk::Segment;
@@ -34,54 +34,6 @@ pub fn write_magic<O: Output + ?Sized>(out: &mut O, magic: &'static [u8]) -> Res
     out.write_bytes(magic)?;
     out.leave();
     Ok(())
-}
-
-/// Why a declared context could not be computed (made by the code
-/// `#[derive(MmdContext)]` generates): which member, and the place, below one of the
-/// context's parameters, whose value is wrong. The record that switches to the context
-/// turns it into an [`Error`] with an offset and a path ([`context_error`]).
-#[derive(Debug)]
-pub struct ContextFault {
-    member: &'static str,
-    param: usize,
-    place: &'static [PathSegment],
-    expected: String,
-    found: String,
-}
-
-impl ContextFault {
-    /// A member's value is not one it accepts.
-    #[cold]
-    pub fn invalid(
-        member: &'static str,
-        param: usize,
-        place: &'static [PathSegment],
-        expected: impl Into<String>,
-        found: String,
-    ) -> Self {
-        ContextFault {
-            member,
-            param,
-            place,
-            expected: expected.into(),
-            found,
-        }
-    }
-
-    /// The member whose value is wrong (as messages name it).
-    pub fn member(&self) -> &'static str {
-        self.member
-    }
-
-    /// The parameter the wrong value was read from (its position).
-    pub fn param(&self) -> usize {
-        self.param
-    }
-
-    /// The place below that parameter (`globals[2]` below `header`).
-    pub fn place(&self) -> &'static [PathSegment] {
-        self.place
-    }
 }
 
 /// Element `index` of a sequence a member expression reads (`header.globals[2]`): a
@@ -184,11 +136,11 @@ pub fn context_error(
     field_start: u64,
     locate: Option<&Locate<'_>>,
 ) -> Error {
-    let below: Vec<PathSegment> = arg_path.iter().chain(fault.place).cloned().collect();
+    let below: Vec<PathSegment> = arg_path.iter().chain(fault.place()).cloned().collect();
     let offset = locate
         .and_then(|l| l(&below))
         .map_or(field_start, |o| field_start + o);
-    let mut e = Error::invalid(offset, fault.expected, fault.found);
+    let mut e = Error::invalid(offset, fault.expected(), fault.found());
     for seg in below.iter().rev() {
         e = match seg {
             PathSegment::Field(n) => e.in_field(n),

@@ -17,7 +17,7 @@ pub trait Env {
     /// An earlier field of the same record: its Kaitai reference and, for a flag field,
     /// its flag type.
     fn field(&self, name: &str) -> Option<(String, Option<&'static TypeLayout>)>;
-    /// A context member (`is_v21()`, `version.number()`, `morphs`) as a Kaitai
+    /// A context member (`is_v21`, `morphs`) as a Kaitai
     /// expression, or `None` when the context has no such member.
     fn ctx_member(&self, path: &str) -> Option<String>;
     /// The flag type of this name (`BoneFlags`).
@@ -612,13 +612,14 @@ mod tests {
         fn field(&self, name: &str) -> Option<(String, Option<&'static TypeLayout>)> {
             match name {
                 "flags" => Some(("flags".into(), BoneFlags::layout())),
-                "has_limit" | "count" => Some((name.into(), None)),
+                "has_limit" | "count" | "header" | "signature" => Some((name.into(), None)),
+                "arg" => Some(("a + b".into(), None)),
                 _ => None,
             }
         }
         fn ctx_member(&self, path: &str) -> Option<String> {
             match path {
-                "is_v21()" => Some("_root.is_v21".into()),
+                "is_v21" => Some("_root.is_v21".into()),
                 "morphs" => Some("_root.morph_count".into()),
                 _ => None,
             }
@@ -635,7 +636,7 @@ mod tests {
     #[test]
     fn translates_the_subset() {
         assert_eq!(tr("*has_limit != 0").unwrap(), "has_limit != 0");
-        assert_eq!(tr("ctx.is_v21()").unwrap(), "_root.is_v21");
+        assert_eq!(tr("ctx.is_v21").unwrap(), "_root.is_v21");
         assert_eq!(
             tr("flags.contains(BoneFlags::TAIL_IS_BONE)").unwrap(),
             "flags.tail_is_bone"
@@ -650,9 +651,30 @@ mod tests {
             "(_root.morph_count > 1 ? _root.morph_count - 1 : 0)"
         );
         assert_eq!(
-            tr("*count > 2 && !ctx.is_v21()").unwrap(),
+            tr("*count > 2 && !ctx.is_v21").unwrap(),
             "(count > 2) and (not _root.is_v21)"
         );
+    }
+
+    #[test]
+    fn translates_what_contexts_use() {
+        assert_eq!(tr("header.globals[2]").unwrap(), "header.globals[2]");
+        assert_eq!(
+            tr("header.version > 2.05").unwrap(),
+            "header.version > 2.05"
+        );
+        assert_eq!(tr("header.globals.len()").unwrap(), "header.globals.size");
+        assert_eq!(
+            tr("signature.starts_with(b\"VMD\")").unwrap(),
+            "signature.to_s(\"ISO-8859-1\").substring(0, 3) == \"VMD\""
+        );
+        assert_eq!(
+            tr("if *count > 1 { 1 } else if *count > 0 { 2 } else { 0 }").unwrap(),
+            "((count > 1) ? 1 : ((count > 0) ? 2 : 0))"
+        );
+        // An argument put in for a parameter keeps its own grouping.
+        assert_eq!(tr("arg * 2").unwrap(), "(a + b) * 2");
+        assert_eq!(tr("arg.size").unwrap(), "(a + b).size");
     }
 
     #[test]
@@ -664,6 +686,10 @@ mod tests {
             ("BoneFlags::NOPE", "has no bit `NOPE`"),
             ("Foo::of(a)", "unsupported call"),
             ("count ? 1", "unexpected character"),
+            ("signature.starts_with(b\"\\xff\")", "unsupported escape"),
+            ("signature.starts_with(b\"\u{e9}\")", "printable ASCII"),
+            ("if *count > 1 { 1 }", "needs an `else`"),
+            ("b\"x\" == count", "outside `starts_with`"),
         ] {
             let e = tr(expr).unwrap_err();
             assert!(e.contains(why), "{expr}: {e}");

@@ -2,7 +2,7 @@
 
 use crate::error::Result;
 use crate::text::ShiftJis;
-use crate::{Mmd, MmdContext};
+use crate::{ContextFault, DeclaredContext, Mmd, MmdContext};
 
 use super::{Bone, Morph};
 
@@ -63,8 +63,7 @@ impl PmdCounts {
     ///
     /// Never fails; it returns a `Result` because that is what a context switch takes.
     pub fn of(bones: &[Bone], morphs: &[Morph], frames: &[ShiftJis<50>]) -> Result<Self> {
-        PmdCounts::__mmd_context(bones, morphs, frames)
-            .map_err(|fault| crate::rt::context_error(fault, None, &[], 0, None))
+        PmdCounts::compute((bones, morphs, frames)).map_err(ContextFault::into_error)
     }
 
     /// The number of English morph names: `morphs - 1`, because the base morph (index 0)

@@ -5,7 +5,7 @@ use crate::index::{
     BoneIndex, IndexKind, MaterialIndex, MorphIndex, RigidBodyIndex, TextureIndex, VertexIndex,
 };
 use crate::text::{PmxText, TextEncoding};
-use crate::{Mmd, MmdContext};
+use crate::{DeclaredContext, Mmd, MmdContext};
 
 /// The PMX header: signature, version and the "globals" that set the layout of the rest.
 ///
@@ -165,7 +165,7 @@ impl Header {
     /// Fails when there are fewer than eight globals or an index width is not 1, 2 or 4:
     /// those values decide how every later byte is read.
     pub fn context(&self) -> Result<PmxContext> {
-        PmxContext::__mmd_context(self).map_err(|fault| {
+        PmxContext::compute((self,)).map_err(|fault| {
             let locate = |path: &[PathSegment]| crate::rt::offset_in(self, &(), path);
             crate::rt::context_error(fault, None, &[], 0, Some(&locate))
         })

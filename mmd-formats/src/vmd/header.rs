@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::text::ShiftJis;
-use crate::{Mmd, MmdContext};
+use crate::{ContextFault, DeclaredContext, Mmd, MmdContext};
 use std::borrow::Cow;
 
 /// The 25 bytes that open a version 2 file (MMD 3.x and later).
@@ -82,8 +82,7 @@ impl VmdContext {
     /// Fails unless the signature starts with `Vocaloid Motion Data`: the version decides
     /// the width of the model name, so a file that is not a VMD cannot be read.
     pub fn from_signature(signature: &[u8; 30]) -> Result<Self> {
-        VmdContext::__mmd_context(signature)
-            .map_err(|fault| crate::rt::context_error(fault, None, &[], 0, None))
+        VmdContext::compute((signature,)).map_err(ContextFault::into_error)
     }
 
     /// The version as a [`VmdVersion`].

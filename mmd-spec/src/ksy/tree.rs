@@ -294,6 +294,9 @@ fn float(out: &mut String, x: f64) {
         str_value(out, if x > 0.0 { "inf" } else { "-inf" });
     } else if x == 0.0 && x.is_sign_negative() {
         str_value(out, "-0");
+    } else if x.fract() == 0.0 && x.abs() < 1e15 {
+        // A whole number as JavaScript writes it (`90`, not `90.0`).
+        let _ = write!(out, "{}", x as i64);
     } else {
         // Rust's shortest round-trip form; JSON readers parse it to the same f64.
         let _ = write!(out, "{x:?}");
