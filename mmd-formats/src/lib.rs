@@ -81,24 +81,36 @@
 extern crate self as mmd_formats;
 
 pub mod codec;
-pub mod diff;
-pub mod dump;
+pub mod coords;
 pub mod error;
 pub mod file;
 pub mod flags;
-pub mod format;
 pub mod index;
 pub mod inspect;
 pub mod io;
 pub mod layout;
+pub mod physics;
 pub mod pmd;
 pub mod pmx;
 pub mod samples;
-pub mod spans;
 pub mod text;
 pub mod vmd;
 pub mod vpd;
 pub mod walk;
+
+// The paths the inspection tools had before they moved under `inspect`, kept so that code
+// written against them still compiles.
+#[doc(hidden)]
+pub use inspect::{diff, dump, spans};
+
+/// The paths of format detection, the round-trip check and `mmd info` before they moved
+/// under [`inspect`]; kept so that code written against them still compiles.
+#[doc(hidden)]
+pub mod format {
+    pub use crate::inspect::{
+        check_roundtrip, compare, field_at, info, CheckOutcome, Format, Info, InfoValue,
+    };
+}
 
 #[doc(hidden)]
 pub mod rt;

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use mmd_formats::format::{check_roundtrip, CheckOutcome, Format};
+use mmd_formats::inspect::{check_roundtrip, CheckOutcome, Format};
 use mmd_formats::samples::{self, Sample};
 
 /// Runs `mmd` with `args`.

@@ -1,8 +1,6 @@
-//! Format detection by signature, and the byte-exact round-trip check behind `mmd check`.
+//! The four formats, and how a file tells which one it is: by the signature it opens with.
 
-use crate::codec::Decode;
-use crate::error::{Error, Result};
-use crate::io::{Input, SliceInput};
+use std::fmt;
 
 /// The file formats this crate reads and writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -18,7 +16,18 @@ pub enum Format {
     Vmd,
 }
 
+/// The signature each format opens with, in the order they are tried.
+const SIGNATURES: [(Format, &[u8]); 4] = [
+    (Format::Pmx, b"PMX "),
+    (Format::Pmd, b"Pmd"),
+    (Format::Vmd, crate::vmd::SIGNATURE_PREFIX),
+    (Format::Vpd, crate::vpd::MAGIC),
+];
+
 impl Format {
+    /// Every format, in the order [`Format::detect`] tries their signatures.
+    pub const ALL: [Format; 4] = [Format::Pmx, Format::Pmd, Format::Vmd, Format::Vpd];
+
     /// The format's usual name (`PMX`).
     pub fn name(self) -> &'static str {
         match self {
@@ -29,235 +38,136 @@ impl Format {
         }
     }
 
+    /// The bytes every file of this format opens with (`PMX `, `Pmd`,
+    /// `Vocaloid Motion Data`, `Vocaloid Pose Data file`).
+    pub fn signature(self) -> &'static [u8] {
+        SIGNATURES
+            .iter()
+            .find(|(f, _)| *f == self)
+            .map_or(&[], |(_, s)| s)
+    }
+
     /// Detects the format from the first bytes of a file.
     pub fn detect(bytes: &[u8]) -> Option<Format> {
-        if bytes.starts_with(b"PMX ") {
-            Some(Format::Pmx)
-        } else if bytes.starts_with(b"Pmd") {
-            Some(Format::Pmd)
-        } else if bytes.starts_with(crate::vmd::SIGNATURE_PREFIX) {
-            Some(Format::Vmd)
-        } else if bytes.starts_with(crate::vpd::MAGIC) {
-            Some(Format::Vpd)
+        Format::identify(bytes).ok()
+    }
+
+    /// Detects the format from the first bytes of a file, or says why none fits: the
+    /// file opens with none of the signatures, and what it does open with.
+    ///
+    /// ```
+    /// use mmd_formats::inspect::Format;
+    /// assert_eq!(Format::identify(b"PMX \0\0\0\x40"), Ok(Format::Pmx));
+    /// let why = Format::identify(b"MZ\x90\0").unwrap_err();
+    /// assert_eq!(
+    ///     why.to_string(),
+    ///     "no known signature (PMX, PMD, VMD or VPD); the file starts with 4d 5a 90 00 (\"MZ..\")"
+    /// );
+    /// ```
+    pub fn identify(bytes: &[u8]) -> Result<Format, UnknownFormat> {
+        SIGNATURES
+            .iter()
+            .find(|(_, signature)| bytes.starts_with(signature))
+            .map(|(format, _)| *format)
+            .ok_or_else(|| UnknownFormat::of(bytes))
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why [`Format::identify`] found no format: the file opens with none of the signatures.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownFormat {
+    /// The file's first bytes (at most [`UnknownFormat::SHOWN`]).
+    pub head: Vec<u8>,
+    /// The file's length in bytes.
+    pub len: u64,
+}
+
+impl UnknownFormat {
+    /// How many of the first bytes are kept and shown.
+    pub const SHOWN: usize = 16;
+
+    fn of(bytes: &[u8]) -> Self {
+        UnknownFormat {
+            head: bytes.iter().take(Self::SHOWN).copied().collect(),
+            len: bytes.len() as u64,
+        }
+    }
+}
+
+impl fmt::Display for UnknownFormat {
+    /// `no known signature (PMX, PMD, VMD or VPD); the file starts with 4d 5a ("MZ")`, or
+    /// `...; the file is empty`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no known signature (PMX, PMD, VMD or VPD); ")?;
+        if self.head.is_empty() {
+            return f.write_str("the file is empty");
+        }
+        let hex: Vec<String> = self.head.iter().map(|b| format!("{b:02x}")).collect();
+        let text: String = self
+            .head
+            .iter()
+            .map(|&b| match b {
+                b' '..=b'~' => char::from(b),
+                _ => '.',
+            })
+            .collect();
+        let more = if self.len > self.head.len() as u64 {
+            " ..."
         } else {
-            None
+            ""
+        };
+        write!(
+            f,
+            "the file starts with {}{more} ({text:?}{more})",
+            hex.join(" ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownFormat {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_signature_names_its_format() {
+        for format in Format::ALL {
+            let mut bytes = format.signature().to_vec();
+            bytes.extend_from_slice(b"\0\0");
+            assert_eq!(Format::identify(&bytes), Ok(format));
+            assert_eq!(format.to_string(), format.name());
         }
     }
-}
 
-/// The outcome of reading a file and writing it back.
-#[derive(Debug)]
-pub enum CheckOutcome {
-    /// The written bytes equal the input.
-    ByteExact,
-    /// Reading failed.
-    ReadError(Error),
-    /// Writing the value read failed.
-    WriteError(Error),
-    /// The written bytes differ from the input, first at `offset` (with the field there,
-    /// when known); `written_len` is the length of what was written.
-    Differs {
-        /// The first differing offset.
-        offset: u64,
-        /// The length of the written bytes.
-        written_len: u64,
-    },
-}
-
-/// Reads `bytes` as `format`, writes the value back in memory and compares.
-pub fn check_roundtrip(format: Format, bytes: &[u8]) -> CheckOutcome {
-    let written: Result<Result<Vec<u8>>> = match format {
-        Format::Pmx => crate::pmx::Pmx::from_bytes(bytes).map(|m| m.to_bytes()),
-        Format::Pmd => crate::pmd::Pmd::from_bytes(bytes).map(|m| m.to_bytes()),
-        Format::Vpd => crate::vpd::Vpd::from_bytes(bytes).map(|v| v.to_bytes()),
-        Format::Vmd => crate::vmd::Vmd::from_bytes(bytes).map(|v| v.to_bytes()),
-    };
-    match written {
-        Err(e) => CheckOutcome::ReadError(e),
-        Ok(Err(e)) => CheckOutcome::WriteError(e),
-        Ok(Ok(out)) => compare(bytes, &out),
+    #[test]
+    fn an_unknown_file_says_what_it_starts_with() {
+        let why = Format::identify(b"").unwrap_err();
+        assert_eq!(
+            why.to_string(),
+            "no known signature (PMX, PMD, VMD or VPD); the file is empty"
+        );
+        // A cut signature is not the signature.
+        let why = Format::identify(b"PM").unwrap_err();
+        assert!(
+            why.to_string().ends_with("starts with 50 4d (\"PM\")"),
+            "{why}"
+        );
+        // Long files show their first 16 bytes and say there is more.
+        let why = Format::identify(b"NOT AN MMD FILE, really").unwrap_err();
+        assert_eq!(why.head.len(), UnknownFormat::SHOWN);
+        assert_eq!(why.len, 23);
+        assert!(
+            why.to_string().ends_with(
+                "4e 4f 54 20 41 4e 20 4d 4d 44 20 46 49 4c 45 2c ... (\"NOT AN MMD FILE,\" ...)"
+            ),
+            "{why}"
+        );
     }
-}
-
-/// Compares input and output bytes.
-pub fn compare(input: &[u8], output: &[u8]) -> CheckOutcome {
-    if input == output {
-        return CheckOutcome::ByteExact;
-    }
-    let offset = input
-        .iter()
-        .zip(output)
-        .position(|(a, b)| a != b)
-        .unwrap_or(input.len().min(output.len()));
-    CheckOutcome::Differs {
-        offset: offset as u64,
-        written_len: output.len() as u64,
-    }
-}
-
-/// The field path of the value that holds byte `offset` of a file, found by reading the
-/// file cut at that offset (while count checks still see the whole file): the read fails
-/// inside exactly that value.
-pub fn field_at(format: Format, bytes: &[u8], offset: u64) -> Option<String> {
-    let cut = bytes.get(..usize::try_from(offset).ok()?)?;
-    let mut input = CutInput {
-        inner: SliceInput::new(cut),
-        end: bytes.len() as u64,
-    };
-    let err = match format {
-        Format::Pmx => crate::pmx::Pmx::decode(&mut input, &()).err()?,
-        Format::Pmd => crate::pmd::Pmd::decode(&mut input, &()).err()?,
-        Format::Vpd => crate::vpd::Vpd::from_bytes(cut).err()?,
-        Format::Vmd => crate::vmd::Vmd::decode(&mut input, &()).err()?,
-    };
-    Some(err.path_string())
-}
-
-/// An input that reports the whole file's end but holds only its first bytes.
-struct CutInput<'a> {
-    inner: SliceInput<'a>,
-    end: u64,
-}
-
-impl Input for CutInput<'_> {
-    fn position(&self) -> u64 {
-        self.inner.position()
-    }
-    fn end(&self) -> u64 {
-        self.end
-    }
-    fn read_into(&mut self, buf: &mut [u8]) -> Result<()> {
-        self.inner.read_into(buf)
-    }
-}
-
-/// One fact `mmd info` reports: a name and a value.
-#[derive(Debug, Clone, PartialEq)]
-pub enum InfoValue {
-    /// A number.
-    Count(u64),
-    /// A number that may be absent (a block missing at the end of the file).
-    MaybeCount(Option<u64>),
-    /// A decimal number.
-    Number(f64),
-    /// A piece of text.
-    Text(String),
-    /// A list of names.
-    List(Vec<String>),
-}
-
-impl std::fmt::Display for InfoValue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            InfoValue::Count(n) => write!(f, "{n}"),
-            InfoValue::MaybeCount(Some(n)) => write!(f, "{n}"),
-            InfoValue::MaybeCount(None) => f.write_str("absent"),
-            InfoValue::Number(x) => write!(f, "{x}"),
-            InfoValue::Text(s) => f.write_str(s),
-            InfoValue::List(v) => write!(f, "{} ({})", v.len(), v.join(", ")),
-        }
-    }
-}
-
-/// What `mmd info` reports about a file: its format and named facts in a fixed order.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Info {
-    /// The format.
-    pub format: Format,
-    /// Facts in display order (`version`, counts per section, ...).
-    pub facts: Vec<(&'static str, InfoValue)>,
-}
-
-/// Reads `bytes` as `format` and collects what `mmd info` shows: version and counts per
-/// section; for VMD also the kind, frame range, duration at 30 fps, distinct bone and morph
-/// names and camera cuts.
-pub fn info(format: Format, bytes: &[u8]) -> Result<Info> {
-    use InfoValue::*;
-    let n = |x: usize| Count(x as u64);
-    let maybe = |x: Option<usize>| MaybeCount(x.map(|v| v as u64));
-    let facts = match format {
-        Format::Pmx => {
-            let m = crate::pmx::Pmx::from_bytes(bytes)?;
-            let ctx = m.context()?;
-            vec![
-                ("version", Number(f64::from(m.header.version))),
-                ("encoding", Text(format!("{:?}", ctx.encoding))),
-                ("additional_uv", n(ctx.additional_uv as usize)),
-                ("index_widths", Text(format!("{:?}", ctx.widths))),
-                ("name", Text(m.model.name.to_string_lossy().into_owned())),
-                ("vertices", n(m.vertices.len())),
-                ("face_indices", n(m.faces.len())),
-                ("textures", n(m.textures.len())),
-                ("materials", n(m.materials.len())),
-                ("bones", n(m.bones.len())),
-                ("morphs", n(m.morphs.len())),
-                ("display_frames", n(m.display_frames.len())),
-                ("rigid_bodies", n(m.rigid_bodies.len())),
-                ("joints", n(m.joints.len())),
-                ("soft_bodies", maybe(m.soft_bodies.as_ref().map(Vec::len))),
-                ("trailing_bytes", n(m.trailing.len())),
-            ]
-        }
-        Format::Pmd => {
-            let s = crate::pmd::Pmd::from_bytes(bytes)?.summary();
-            vec![
-                ("version", Number(f64::from(s.version))),
-                ("vertices", n(s.vertices)),
-                ("face_indices", n(s.face_indices)),
-                ("materials", n(s.materials)),
-                ("bones", n(s.bones)),
-                ("ik_chains", n(s.ik_chains)),
-                ("morphs", n(s.morphs)),
-                ("morph_display", n(s.morph_display)),
-                ("bone_frames", n(s.bone_frames)),
-                ("bone_display", n(s.bone_display)),
-                ("english_flag", MaybeCount(s.english_flag.map(u64::from))),
-                ("toon_textures", Text(s.toon_textures.to_string())),
-                ("rigid_bodies", maybe(s.rigid_bodies)),
-                ("joints", maybe(s.joints)),
-                ("trailing_bytes", n(s.trailing_bytes)),
-            ]
-        }
-        Format::Vmd => {
-            let s = crate::vmd::Vmd::from_bytes(bytes)?.summary();
-            vec![
-                (
-                    "version",
-                    Text(s.version.map(|v| format!("{v:?}")).unwrap_or_default()),
-                ),
-                ("model_name", Text(s.model_name)),
-                ("kind", Text(format!("{:?}", s.kind).to_lowercase())),
-                ("bone_keys", n(s.bone_keys)),
-                ("morph_keys", maybe(s.morph_keys)),
-                ("camera_keys", maybe(s.camera_keys)),
-                ("light_keys", maybe(s.light_keys)),
-                ("self_shadow_keys", maybe(s.self_shadow_keys)),
-                ("show_ik_keys", maybe(s.show_ik_keys)),
-                ("trailing_bytes", n(s.trailing_bytes)),
-                (
-                    "frame_range",
-                    Text(
-                        s.frame_range
-                            .map(|(a, b)| format!("{a}..={b}"))
-                            .unwrap_or_else(|| "none".into()),
-                    ),
-                ),
-                ("duration_secs", Number(s.duration_secs)),
-                ("bone_names", List(s.bone_names)),
-                ("morph_names", List(s.morph_names)),
-                ("camera_cuts", n(s.camera_cuts)),
-            ]
-        }
-        Format::Vpd => {
-            let v = crate::vpd::Vpd::from_bytes(bytes)?;
-            let pose = v.pose();
-            vec![
-                ("model_file", Text(pose.model_file.clone())),
-                ("bones", n(pose.bones.len())),
-                ("morphs", n(pose.morphs.len())),
-                ("warnings", n(v.warnings().len())),
-            ]
-        }
-    };
-    Ok(Info { format, facts })
 }

@@ -12,11 +12,13 @@
 //!   not enough); nothing else changes, and renaming back gives the original file.
 //!
 //! ```
-//! use mmd_formats::pmx::{ColorTarget, Item, Lang, NameTarget, Pmx};
+//! use mmd_formats::pmx::edit::{ColorTarget, Item, Lang, NameTarget};
+//! use mmd_formats::pmx::Pmx;
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let bytes = mmd_formats::samples::pmx_samples().remove(0).1;
 //! let mut model = Pmx::from_bytes(&bytes)?;
-//! let first = model.find(Item::Material, "0")?; // a name, or else an index
+//! let name = model.materials[0].name.to_string_lossy().into_owned();
+//! let first = model.find_name(Item::Material, &name)?.expect("the first material's name");
 //! let report = model.recolor(first, ColorTarget::Diffuse, [1.0, 0.0, 0.0])?;
 //! assert_eq!(report.new, [1.0, 0.0, 0.0]);
 //! let recoloured = model.to_bytes()?;
@@ -375,33 +377,56 @@ impl Pmx {
         }
     }
 
-    /// Finds a record by name or index: a record whose local name is `key`, else one
-    /// whose English name is `key`, else, when `key` is a decimal number, the record of
-    /// that index. A name that more than one record has is [`EditError::Ambiguous`].
-    pub fn find(&self, item: Item, key: &str) -> Result<usize, EditError> {
+    /// How many records of a kind the model has.
+    pub fn count(&self, item: Item) -> usize {
+        match item {
+            Item::Material => self.materials.len(),
+            Item::Bone => self.bones.len(),
+            Item::Morph => self.morphs.len(),
+        }
+    }
+
+    /// Finds a record by name: the record whose local name is `name`, else the one whose
+    /// English name is `name`; `None` when no record has it. A name that more than one
+    /// record has (among the local names, or else among the English ones) is
+    /// [`EditError::Ambiguous`].
+    pub fn find_name(&self, item: Item, name: &str) -> Result<Option<usize>, EditError> {
         let names = self.names(item);
         for lang in [Lang::Local, Lang::English] {
             let k = lang as usize;
             let indices: Vec<usize> = names
                 .iter()
                 .enumerate()
-                .filter(|(_, n)| n[k].to_str().is_some_and(|s| s == key))
+                .filter(|(_, n)| n[k].to_str().is_some_and(|s| s == name))
                 .map(|(i, _)| i)
                 .collect();
             match indices.as_slice() {
                 [] => continue,
-                [one] => return Ok(*one),
+                [one] => return Ok(Some(*one)),
                 _ => {
                     return Err(EditError::Ambiguous {
                         item,
-                        key: key.to_owned(),
+                        key: name.to_owned(),
                         lang,
                         indices,
                     })
                 }
             }
         }
-        let count = names.len();
+        Ok(None)
+    }
+
+    /// Finds a record by name or index: [`find_name`](Pmx::find_name), else, when `key`
+    /// is a decimal number, the record of that index.
+    #[deprecated(
+        since = "0.1.0",
+        note = "use `find_name`; reading an index from the same string is the caller's choice"
+    )]
+    pub fn find(&self, item: Item, key: &str) -> Result<usize, EditError> {
+        if let Some(index) = self.find_name(item, key)? {
+            return Ok(index);
+        }
+        let count = self.count(item);
         match key.parse::<usize>() {
             Ok(index) if index < count => Ok(index),
             Ok(index) if key.bytes().all(|b| b.is_ascii_digit()) => {

@@ -9,10 +9,11 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use mmd_formats::format::Format;
-use mmd_formats::pmx::{
-    deform_order, BoneFlags, ColorTarget, EditError, Item, Lang, NameTarget, Pmx, RecolorReport,
-    RenameReport,
+use mmd_formats::pmx::edit::{
+    ColorTarget, EditError, Item, Lang, NameTarget, RecolorReport, RenameReport,
 };
+use mmd_formats::pmx::skeleton::deform_order;
+use mmd_formats::pmx::{BoneFlags, Pmx};
 use serde_json::{json, Value};
 
 use crate::guard;
@@ -307,7 +308,7 @@ fn recolor(args: &RecolorArgs, out: &mut dyn Write) -> io::Result<u8> {
         targets.push(ColorTarget::Ambient);
     }
     let edit = |pmx: &mut Pmx| -> Result<Vec<Change>, EditError> {
-        let m = pmx.find(Item::Material, &args.material)?;
+        let m = find(pmx, Item::Material, &args.material)?;
         targets
             .iter()
             .map(|&t| pmx.recolor(m, t, args.rgb.0).map(Change::Recolor))
@@ -353,7 +354,7 @@ fn rename(args: &RenameArgs, out: &mut dyn Write) -> io::Result<u8> {
         let target = match &record {
             None => NameTarget::Model,
             Some((item, key)) => {
-                let i = pmx.find(*item, key)?;
+                let i = find(pmx, *item, key)?;
                 match item {
                     Item::Bone => NameTarget::Bone(i),
                     Item::Material => NameTarget::Material(i),
@@ -371,6 +372,26 @@ fn rename(args: &RenameArgs, out: &mut dyn Write) -> io::Result<u8> {
         out,
         edit,
     )
+}
+
+/// A record by name (local, then English) or, when no record has that name, by a decimal
+/// index.
+fn find(pmx: &Pmx, item: Item, key: &str) -> Result<usize, EditError> {
+    if let Some(index) = pmx.find_name(item, key)? {
+        return Ok(index);
+    }
+    let count = pmx.count(item);
+    match key.parse::<usize>() {
+        Ok(index) if index < count => Ok(index),
+        Ok(index) if key.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(EditError::OutOfRange { item, index, count })
+        }
+        _ => Err(EditError::NotFound {
+            item,
+            key: key.to_owned(),
+            count,
+        }),
+    }
 }
 
 /// True when `a` and `b` name the same existing file (through links too).

@@ -10,10 +10,11 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use mmd_formats::vmd::{
-    Block, BlockCounts, EditError, FillMode, FillOptions, MergeOptions, MergeRule, MirrorOptions,
-    SpeedOptions, TrimOptions, Vmd,
+use mmd_formats::vmd::edit::{
+    BoundaryKey, Conflict, DroppedKey, EditError, FillMode, FillOptions, FilledKey, MergeOptions,
+    MergeRule, MirrorOptions, SpeedOptions, TrimOptions,
 };
+use mmd_formats::vmd::{Block, BlockCounts, Vmd};
 use serde_json::{json, Value};
 
 /// The exit codes of `mmd vmd`, as shown in `--help`.
@@ -480,7 +481,7 @@ fn trim(a: &TrimArgs, out: &mut dyn Write) -> io::Result<u8> {
             format!("dropped (outside the range): {}", keys(&r.dropped)),
         ];
         if a.boundary {
-            let show = |k: &mmd_formats::vmd::BoundaryKey| {
+            let show = |k: &BoundaryKey| {
                 if k.name.is_empty() {
                     format!("{} at {}", k.block, k.frame)
                 } else {
@@ -544,7 +545,7 @@ fn merge(a: &MergeArgs, out: &mut dyn Write) -> io::Result<u8> {
             "second_trailing_dropped": r.second_trailing_dropped,
             "blocks_made_present": r.blocks_made_present,
         });
-        let show = |c: &mmd_formats::vmd::Conflict| {
+        let show = |c: &Conflict| {
             if c.name.is_empty() {
                 format!("{} at {}", c.block, c.frame)
             } else {
@@ -609,7 +610,7 @@ fn speed(a: &SpeedArgs, out: &mut dyn Write) -> io::Result<u8> {
             "dropped_keys": dropped,
             "cuts_kept": r.cuts_kept,
         });
-        let show = |d: &mmd_formats::vmd::DroppedKey| {
+        let show = |d: &DroppedKey| {
             let track = if d.name.is_empty() {
                 d.block.to_string()
             } else {
@@ -664,7 +665,7 @@ fn fill(a: &FillArgs, out: &mut dyn Write) -> io::Result<u8> {
             "changed": counts_json(&BlockCounts { bone: r.added.len(), ..BlockCounts::default() }),
             "dropped": counts_json(&BlockCounts::default()),
         });
-        let show = |k: &mmd_formats::vmd::FilledKey| format!("{} at {}", k.name, k.frame);
+        let show = |k: &FilledKey| format!("{} at {}", k.name, k.frame);
         let lines = vec![
             format!("frames: {} and {}, {} bones named", r.start, r.end, r.bones),
             format!(

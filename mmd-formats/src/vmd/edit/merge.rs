@@ -1,8 +1,7 @@
 //! Joining two motions: the second is shifted, then appended.
 
-use super::edit::{close_gaps, track_name, EditError};
-use super::keyframe::{Block, BlockCounts, Keyframe};
-use super::Vmd;
+use super::{close_gaps, track_name, EditError};
+use crate::vmd::{Block, BlockCounts, Keyframe, Vmd};
 use std::collections::HashSet;
 
 /// Which key stays when both files have a key of the same track at the same frame.
@@ -156,7 +155,8 @@ impl Vmd {
     /// Fails, changing nothing, when a shifted frame would not fit the u32 field.
     ///
     /// ```
-    /// use mmd_formats::vmd::{MergeOptions, MorphKey, Vmd};
+    /// use mmd_formats::vmd::edit::MergeOptions;
+    /// use mmd_formats::vmd::{MorphKey, Vmd};
     /// use mmd_formats::ShiftJis;
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// let key = |frame| MorphKey { name: ShiftJis::new("あ").unwrap(), frame, weight: 1.0 };

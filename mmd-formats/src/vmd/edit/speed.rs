@@ -1,8 +1,7 @@
 //! Changing the speed of a motion: frame numbers rescaled and rounded.
 
-use super::edit::{track_name, EditError};
-use super::keyframe::{Block, BlockCounts, Keyframe};
-use super::Vmd;
+use super::{track_name, EditError};
+use crate::vmd::{Block, BlockCounts, Keyframe, Vmd};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
@@ -177,7 +176,8 @@ impl Vmd {
     /// frame would not fit the u32 field.
     ///
     /// ```
-    /// use mmd_formats::vmd::{MorphKey, SpeedOptions, Vmd};
+    /// use mmd_formats::vmd::edit::SpeedOptions;
+    /// use mmd_formats::vmd::{MorphKey, Vmd};
     /// use mmd_formats::ShiftJis;
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// let mut vmd = Vmd::new_v2("model")?;
