@@ -140,7 +140,12 @@ fn a_tree_of_good_truncated_and_unknown_files() {
     let expected = vec![
         format!("ok      {} ({name})", dir.shown("a_valid.bin")),
         format!("FAILED  {} ({name}): {error}", dir.shown("b_truncated.bin")),
-        format!("unsupported {}", dir.shown("c_unknown.bin")),
+        // Why it is unsupported: no signature, and what the file starts with.
+        format!(
+            "unsupported {}: no known signature (PMX, PMD, VMD or VPD); the file starts with \
+             4e 4f 54 20 41 4e 20 4d 4d 44 20 46 49 4c 45 0a (\"NOT AN MMD FILE.\")",
+            dir.shown("c_unknown.bin")
+        ),
         format!(
             "ok      {} ({name})",
             dir.shown("d_sub/e_deeper/f_nested.bin")
@@ -187,7 +192,12 @@ fn json_has_the_same_entries_and_counts() {
     assert!(error.is_truncated(), "{error}");
     assert_eq!(truncated["truncated"], true);
     let unknown = &files[2];
-    assert!(unknown["format"].is_null() && unknown["error"].is_null());
+    assert!(unknown["format"].is_null());
+    assert_eq!(
+        unknown["error"],
+        "no known signature (PMX, PMD, VMD or VPD); the file starts with 4e 4f 54 20 41 4e 20 \
+         4d 4d 44 20 46 49 4c 45 0a (\"NOT AN MMD FILE.\")"
+    );
     assert!(unknown["truncated"].is_null() && files[0]["truncated"].is_null());
     assert!(files[0]["error"].is_null() && files[0]["offset"].is_null());
 }
