@@ -138,7 +138,8 @@ impl ColorTarget {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum EditError {
-    /// No record has this name (local or English), and it is not the index of one.
+    /// No record has this name (local or English), and it is not the index of one: what
+    /// a lookup by name or index (such as `mmd pmx`'s) reports.
     NotFound {
         /// The kind of record looked for.
         item: Item,
@@ -414,30 +415,6 @@ impl Pmx {
             }
         }
         Ok(None)
-    }
-
-    /// Finds a record by name or index: [`find_name`](Pmx::find_name), else, when `key`
-    /// is a decimal number, the record of that index.
-    #[deprecated(
-        since = "0.1.0",
-        note = "use `find_name`; reading an index from the same string is the caller's choice"
-    )]
-    pub fn find(&self, item: Item, key: &str) -> Result<usize, EditError> {
-        if let Some(index) = self.find_name(item, key)? {
-            return Ok(index);
-        }
-        let count = self.count(item);
-        match key.parse::<usize>() {
-            Ok(index) if index < count => Ok(index),
-            Ok(index) if key.bytes().all(|b| b.is_ascii_digit()) => {
-                Err(EditError::OutOfRange { item, index, count })
-            }
-            _ => Err(EditError::NotFound {
-                item,
-                key: key.to_owned(),
-                count,
-            }),
-        }
     }
 
     /// The stored name of a record (`None` when the index is not that of a record).

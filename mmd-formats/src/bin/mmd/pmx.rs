@@ -549,3 +549,46 @@ fn bones(args: &BonesArgs, out: &mut dyn Write) -> Outcome {
     }
     Ok(Exit::Done)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A built-in sample with at least two materials, bones and morphs.
+    fn model() -> Pmx {
+        mmd_formats::samples::pmx_samples()
+            .into_iter()
+            .map(|(_, b)| Pmx::from_bytes(&b).unwrap())
+            .find(|p| p.materials.len() >= 2 && !p.bones.is_empty() && !p.morphs.is_empty())
+            .expect("a sample with two materials")
+    }
+
+    #[test]
+    fn a_record_is_a_name_first_then_a_decimal_index() {
+        let mut p = model();
+        let count = p.materials.len();
+        let second = p.materials[1].name.to_string_lossy().into_owned();
+        assert_eq!(find(&p, Item::Material, &second).unwrap(), 1, "by name");
+        assert_eq!(find(&p, Item::Material, "1").unwrap(), 1, "by index");
+        // A name that is a number wins over the index it spells.
+        let encoding = p.context().unwrap().encoding;
+        p.materials[1].name = mmd_formats::PmxText::new("0", encoding);
+        assert_eq!(
+            find(&p, Item::Material, "0").unwrap(),
+            1,
+            "a name before an index"
+        );
+        match find(&p, Item::Material, &count.to_string()).unwrap_err() {
+            EditError::OutOfRange {
+                index, count: c, ..
+            } => assert_eq!((index, c), (count, count)),
+            e => panic!("{e}"),
+        }
+        for key in ["no such material", "-1", "99999999999999999999999999"] {
+            match find(&p, Item::Material, key).unwrap_err() {
+                EditError::NotFound { count: c, .. } => assert_eq!(c, count, "{key}"),
+                e => panic!("{key}: {e}"),
+            }
+        }
+    }
+}

@@ -307,6 +307,16 @@ fn counts_json(c: &BlockCounts) -> Value {
     Value::Object(map)
 }
 
+/// A track in reports: `bone センター`, or the block alone for the unnamed blocks
+/// (`camera`).
+fn track(block: Block, name: &str) -> String {
+    if name.is_empty() {
+        block.to_string()
+    } else {
+        format!("{block} {name}")
+    }
+}
+
 /// `a -> b, c -> d, … and N more`.
 fn list<T>(items: &[T], show: impl Fn(&T) -> String) -> String {
     let mut parts: Vec<String> = items.iter().take(SHOWN).map(show).collect();
@@ -388,13 +398,7 @@ fn trim(a: &TrimArgs, out: &mut dyn Write) -> Outcome {
             format!("dropped (outside the range): {}", keys(&r.dropped)),
         ];
         if a.boundary {
-            let show = |k: &BoundaryKey| {
-                if k.name.is_empty() {
-                    format!("{} at {}", k.block, k.frame)
-                } else {
-                    format!("{} {} at {}", k.block, k.name, k.frame)
-                }
-            };
+            let show = |k: &BoundaryKey| format!("{} at {}", track(k.block, &k.name), k.frame);
             lines.push(format!(
                 "added: {} boundary keys{}{}",
                 r.added.len(),
@@ -448,13 +452,7 @@ fn merge(a: &MergeArgs, out: &mut dyn Write) -> Outcome {
             "second_trailing_dropped": r.second_trailing_dropped,
             "blocks_made_present": r.blocks_made_present,
         });
-        let show = |c: &Conflict| {
-            if c.name.is_empty() {
-                format!("{} at {}", c.block, c.frame)
-            } else {
-                format!("{} {} at {}", c.block, c.name, c.frame)
-            }
-        };
+        let show = |c: &Conflict| format!("{} at {}", track(c.block, &c.name), c.frame);
         let mut lines = vec![
             format!("offset: {} frames, rule: {}", r.offset, r.rule.name()),
             format!("added from the second motion: {}", keys(&r.added)),
@@ -512,14 +510,12 @@ fn speed(a: &SpeedArgs, out: &mut dyn Write) -> Outcome {
             "cuts_kept": r.cuts_kept,
         });
         let show = |d: &DroppedKey| {
-            let track = if d.name.is_empty() {
-                d.block.to_string()
-            } else {
-                format!("{} {}", d.block, d.name)
-            };
             format!(
-                "{track} at {} (-> {}, where {} stays)",
-                d.frame, d.new_frame, d.kept_frame
+                "{} at {} (-> {}, where {} stays)",
+                track(d.block, &d.name),
+                d.frame,
+                d.new_frame,
+                d.kept_frame
             )
         };
         let mut lines = vec![
