@@ -2,7 +2,7 @@
 //!
 //! Every read or write failure is one [`Error`]. Its [`Display`](fmt::Display) form is
 //! `path: what at 0xOFFSET`, for example
-//! `bones[12].ik.links[3].has_limit: expected 1 byte at 0x2f1c, file ends at 0x2f1b`
+//! `bones[98].ik.links[0].limit_min[0]: expected 4 bytes at 0x12c528, file ends at 0x12c52a`
 //! or `materials[4].toon: unknown shared-toon flag 7 at 0x1a20 (expected 0 or 1)`.
 
 use std::fmt;
