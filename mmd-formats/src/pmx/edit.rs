@@ -79,6 +79,14 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// Of a record's local and English name, the one this says.
+    fn pick<T>(self, local: T, english: T) -> T {
+        match self {
+            Lang::Local => local,
+            Lang::English => english,
+        }
+    }
+
     /// The field name (`name` or `name_en`).
     pub const fn field(self) -> &'static str {
         match self {
@@ -425,47 +433,36 @@ impl Pmx {
             NameTarget::Bone(i) => self.bones.get(i).map(|b| [&b.name, &b.name_en])?,
             NameTarget::Morph(i) => self.morphs.get(i).map(|m| [&m.name, &m.name_en])?,
         };
-        let [local, en] = pair;
-        Some(match lang {
-            Lang::Local => local,
-            Lang::English => en,
-        })
+        let [local, english] = pair;
+        Some(lang.pick(local, english))
     }
 
     fn name_slot(&mut self, target: NameTarget, lang: Lang) -> Result<&mut PmxText, EditError> {
-        let out_of_range =
-            |item: Item, index: usize, count: usize| EditError::OutOfRange { item, index, count };
-        let pair = match target {
-            NameTarget::Model => (&mut self.model.name, &mut self.model.name_en),
-            NameTarget::Material(i) => {
-                let count = self.materials.len();
-                let m = self
-                    .materials
-                    .get_mut(i)
-                    .ok_or_else(|| out_of_range(Item::Material, i, count))?;
-                (&mut m.name, &mut m.name_en)
+        let (item, index) = match target {
+            NameTarget::Model => {
+                return Ok(lang.pick(&mut self.model.name, &mut self.model.name_en))
             }
-            NameTarget::Bone(i) => {
-                let count = self.bones.len();
-                let b = self
-                    .bones
-                    .get_mut(i)
-                    .ok_or_else(|| out_of_range(Item::Bone, i, count))?;
-                (&mut b.name, &mut b.name_en)
-            }
-            NameTarget::Morph(i) => {
-                let count = self.morphs.len();
-                let m = self
-                    .morphs
-                    .get_mut(i)
-                    .ok_or_else(|| out_of_range(Item::Morph, i, count))?;
-                (&mut m.name, &mut m.name_en)
-            }
+            NameTarget::Material(i) => (Item::Material, i),
+            NameTarget::Bone(i) => (Item::Bone, i),
+            NameTarget::Morph(i) => (Item::Morph, i),
         };
-        Ok(match lang {
-            Lang::Local => pair.0,
-            Lang::English => pair.1,
-        })
+        let count = self.count(item);
+        let pair = match item {
+            Item::Material => self
+                .materials
+                .get_mut(index)
+                .map(|m| (&mut m.name, &mut m.name_en)),
+            Item::Bone => self
+                .bones
+                .get_mut(index)
+                .map(|b| (&mut b.name, &mut b.name_en)),
+            Item::Morph => self
+                .morphs
+                .get_mut(index)
+                .map(|m| (&mut m.name, &mut m.name_en)),
+        };
+        let (local, english) = pair.ok_or(EditError::OutOfRange { item, index, count })?;
+        Ok(lang.pick(local, english))
     }
 
     /// Sets one RGB colour of material `material` to `rgb`, writing nothing else: the
