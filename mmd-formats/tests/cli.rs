@@ -332,3 +332,26 @@ fn the_summary_parser_is_strict() {
         None
     );
 }
+
+/// A FIFO is never opened (reading one could block forever): it is unsupported, and its
+/// line says why.
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_unsupported_and_says_why() {
+    let dir = TempDir::new("fifo");
+    let fifo = dir.path().join("pipe");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {}", fifo.display());
+    let output = mmd(&["check", dir.path().to_str().unwrap()]);
+    assert_eq!(
+        stdout_lines(&output),
+        [
+            format!("unsupported {}: not a regular file", dir.shown("pipe")),
+            "1 files: 0 byte-exact, 0 failed, 1 unsupported".to_owned(),
+        ]
+    );
+    assert_eq!(output.status.code(), Some(1), "nothing was checked");
+}
