@@ -50,7 +50,8 @@ pub fn compare(input: &[u8], output: &[u8]) -> CheckOutcome {
 
 /// The field path of the value that holds byte `offset` of a file, found by reading the
 /// file cut at that offset (while count checks still see the whole file): the read fails
-/// inside exactly that value.
+/// inside exactly that value. For VPD, whose reader takes the whole text at once, the path
+/// is empty (the top level); a VPD file always writes back its own bytes.
 pub fn field_at(format: Format, bytes: &[u8], offset: u64) -> Option<String> {
     let cut = bytes.get(..usize::try_from(offset).ok()?)?;
     let mut input = CutInput {
