@@ -109,7 +109,7 @@ impl PmxText {
     pub fn to_str(&self) -> Option<Cow<'_, str>> {
         match self.encoding {
             TextEncoding::Utf16Le => {
-                if self.raw.len() % 2 != 0 {
+                if !self.raw.len().is_multiple_of(2) {
                     return None;
                 }
                 let units = self
@@ -137,7 +137,7 @@ impl PmxText {
                     .map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER))
                     .collect();
                 // An odd byte length leaves half a code unit: show it as undecodable.
-                if self.raw.len() % 2 != 0 {
+                if !self.raw.len().is_multiple_of(2) {
                     s.push(char::REPLACEMENT_CHARACTER);
                 }
                 Cow::Owned(s)

@@ -279,30 +279,14 @@ fn a_symlink_loop_is_walked_once() {
     assert_eq!(output.status.code(), Some(0));
 }
 
-/// `$MMD_CORPUS`, else `shared/fixtures` beside the workspace; `None` when absent.
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("MMD_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"),
-    };
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("SKIPPED: no fixture corpus at {}", dir.display());
-        None
-    }
-}
-
 #[test]
 fn every_corpus_pmx_is_byte_exact() {
-    let Some(corpus) = corpus_dir() else { return };
-    let dir = corpus.join("pmx");
-    if !dir.is_dir() {
-        eprintln!("SKIPPED: no {}", dir.display());
+    let Some(corpus) = mmd_tests::corpus_dir() else {
         return;
-    }
+    };
+    let dir = corpus.join("pmx");
     let count = std::fs::read_dir(&dir)
-        .unwrap()
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
         .filter(|e| e.as_ref().is_ok_and(|e| e.path().is_file()))
         .count() as u64;
     assert!(count > 0, "{} holds no files", dir.display());

@@ -491,27 +491,10 @@ fn bones_lists_the_tree_parents_first() {
 
 #[test]
 fn every_fixture_lists_its_bones_and_recolours_like_the_library() {
-    let dir = match std::env::var_os("MMD_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"),
-    };
-    let pmx_dir = dir.join("pmx");
-    if !pmx_dir.is_dir() {
-        eprintln!("SKIPPED: no fixture corpus at {}", dir.display());
+    let Some(files) = mmd_tests::corpus_files("pmx", "pmx") else {
         return;
-    }
+    };
     let tmp = TempDir::new("fixtures");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&pmx_dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pmx")))
-        .collect();
-    files.sort();
-    assert!(
-        !files.is_empty(),
-        "{} holds no PMX files",
-        pmx_dir.display()
-    );
     for path in &files {
         let bytes = std::fs::read(path).unwrap();
         let p = Pmx::from_bytes(&bytes).unwrap();

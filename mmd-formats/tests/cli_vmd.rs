@@ -403,21 +403,15 @@ fn sample_prints_interpolated_values() {
 
 #[test]
 fn fixtures_mirror_twice_and_speed_through_the_cli() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures/vmd");
-    if !dir.is_dir() {
-        eprintln!("SKIPPED: no fixture corpus at {}", dir.display());
-        return;
-    }
     let tmp = TempDir::new("fixtures");
     for name in [
         "mmdagent_walk.vmd",
         "vmdgadgets_camera.vmd",
         "uml_append_bone.vmd",
     ] {
-        let input = dir.join(name);
-        if !input.exists() {
-            continue;
-        }
+        let Some(input) = mmd_tests::fixture_path(&format!("vmd/{name}")) else {
+            return;
+        };
         let bytes = std::fs::read(&input).unwrap();
         let (once, twice) = (tmp.file("1.vmd"), tmp.file("2.vmd"));
         assert_eq!(

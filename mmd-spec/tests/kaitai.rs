@@ -717,22 +717,6 @@ fn our_summary(format: &str, bytes: &[u8]) -> Result<Value, String> {
     .map_err(|e| e.to_string())
 }
 
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("MMD_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"),
-    };
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        say(&format!(
-            "no fixture corpus at {} (set MMD_CORPUS): checking the built-in samples only",
-            dir.display()
-        ));
-        None
-    }
-}
-
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         panic!("cannot list {}", dir.display());
@@ -818,6 +802,9 @@ fn run_checker(dir: &Path, files: &[PathBuf]) -> (HashMap<String, Value>, std::t
 
 #[test]
 fn kaitai_grammars_read_every_file_as_we_do() {
+    // The corpus first: with MMD_REQUIRE_CORPUS set, a missing corpus fails even where the
+    // checker cannot run.
+    let corpus = mmd_tests::corpus_dir();
     let Some(dir) = checker() else { return };
     let tmp = temp_dir();
     let mut cases = Vec::new();
@@ -838,7 +825,7 @@ fn kaitai_grammars_read_every_file_as_we_do() {
         });
     }
     let mut fixtures = Vec::new();
-    if let Some(corpus) = corpus_dir() {
+    if let Some(corpus) = corpus {
         walk(&corpus, &mut fixtures);
         assert!(
             !fixtures.is_empty(),

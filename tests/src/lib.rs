@@ -1,54 +1,15 @@
 //! Shared helpers for the mmd-formats test suites: where the fixture corpus is, and a
 //! byte comparison that shows a hex diff around the first difference.
 
-use std::path::{Path, PathBuf};
+/// Where the fixture corpus is: one lookup, and `MMD_REQUIRE_CORPUS`, for every corpus test.
+pub mod corpus;
+pub use corpus::{corpus_dir, corpus_files, corpus_required, fixture, fixture_path};
 
 /// A hand-written PMX byte builder (seed layouts) shared by the PMX test suites.
 pub mod pmx_bytes;
 
 /// Large synthetic PMX, PMD and VMD files (for the `speed` bench), shaped like real ones.
 pub mod synth;
-
-/// The fixture corpus: `$MMD_CORPUS`, else `../shared/fixtures` beside the workspace.
-/// `None` (and a note on stderr) when it is not there.
-pub fn corpus_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("MMD_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures"),
-    };
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: no fixture corpus at {} (set MMD_CORPUS to point at one)",
-            dir.display()
-        );
-        None
-    }
-}
-
-/// The files in `<corpus>/<sub>` whose extension is `ext` (case-insensitive), sorted.
-///
-/// `None` when there is no corpus. Panics when the folder exists but holds no such file:
-/// an empty fixture folder must fail loudly, never pass.
-pub fn corpus_files(sub: &str, ext: &str) -> Option<Vec<PathBuf>> {
-    let dir = corpus_dir()?.join(sub);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|x| x.to_string_lossy().eq_ignore_ascii_case(ext))
-        })
-        .collect();
-    files.sort();
-    assert!(
-        !files.is_empty(),
-        "no .{ext} files in {}: the corpus is incomplete",
-        dir.display()
-    );
-    Some(files)
-}
 
 /// Every input of every format: the built-in samples (named `<builtin>/NAME`), then the
 /// fixtures of each format when the corpus is there (named by path), with their bytes.

@@ -11,40 +11,51 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
     mmd_tests::all_inputs()
 }
 
+/// A file compared with itself has no difference. `Format::diff` answers equal bytes
+/// without walking them, so the walk-and-compare path is checked on two trees read
+/// separately from the same bytes; every input must read (no `Err` passes).
 #[test]
 fn a_file_has_no_difference_with_itself() {
+    let mut walked = 0;
     for (name, bytes) in inputs() {
-        let Some(format) = Format::detect(&bytes) else {
-            continue;
-        };
-        assert!(
-            format.diff(&bytes, &bytes).map_or(true, |d| d.is_empty()),
-            "{name}"
-        );
+        let format = Format::detect(&bytes).unwrap_or_else(|| panic!("{name}: no format"));
+        let d = format
+            .diff(&bytes, &bytes)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(d.is_empty(), "{name}: {}", d[0]);
         if bytes.len() > 1 << 20 {
-            continue; // time: two walks in a debug build
+            continue; // time: two walks of a multi-megabyte file in a debug build
         }
-        // Two trees walked separately from the same bytes (the shortcut above skips this).
-        if let (Ok(a), Ok(b)) = (format.tree(&bytes), format.tree(&bytes.clone())) {
-            let d = diff_values(&a, &b);
-            assert!(d.is_empty(), "{name}: {}", d[0]);
-        }
+        let a = format
+            .tree(&bytes)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let b = format
+            .tree(&bytes.clone())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let d = diff_values(&a, &b);
+        assert!(d.is_empty(), "{name}: {}", d[0]);
+        // The comparison is not blind: the tree differs from an emptied copy of itself.
+        assert!(!diff_values(&a, &Value::Absent).is_empty(), "{name}");
+        walked += 1;
     }
+    let samples = mmd_formats::samples::all().len();
+    assert!(
+        walked >= samples,
+        "only {walked} files walked ({samples} samples)"
+    );
 }
 
 #[test]
 fn patching_one_float_in_place_is_exactly_one_difference() {
     let mut patched_files = 0;
     for (name, bytes) in inputs() {
-        let Some(format) = Format::detect(&bytes) else {
-            continue;
-        };
+        let format = Format::detect(&bytes).unwrap_or_else(|| panic!("{name}: no format"));
         if format == Format::Vpd {
             continue;
         }
-        let Ok((tree, spans)) = format.tree_and_spans(&bytes) else {
-            continue;
-        };
+        let (tree, spans) = format
+            .tree_and_spans(&bytes)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let floats: Vec<(Path, u64, f32)> = spans
             .leaves()
             .filter_map(|s| match tree.lookup(s.path().segments()).as_deref() {
@@ -263,15 +274,13 @@ fn json_at<'a>(mut j: &'a serde_json::Value, path: &Path) -> &'a serde_json::Val
 fn dump_json_holds_every_leaf_exactly() {
     let mut checked = 0;
     for (name, bytes) in inputs() {
-        let Some(format) = Format::detect(&bytes) else {
-            continue;
-        };
+        let format = Format::detect(&bytes).unwrap_or_else(|| panic!("{name}: no format"));
         if bytes.len() > 1 << 20 {
             continue; // time: the walk over JSON is slow in debug builds
         }
-        let Ok(tree) = format.tree(&bytes) else {
-            continue;
-        };
+        let tree = format
+            .tree(&bytes)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let text = serde_json::to_string(&tree).unwrap();
         let json: serde_json::Value = serde_json::from_str(&text).unwrap();
         for (path, leaf) in tree.leaves() {

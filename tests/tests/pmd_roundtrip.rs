@@ -343,7 +343,13 @@ fn fixtures_write_back_through_write_path() {
     let Some(files) = fixtures() else { return };
     let dir = std::env::temp_dir().join(format!("mmd-pmd-roundtrip-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for (name, bytes) in files.iter().filter(|(_, b)| b.len() < 8 * 1024) {
+    let small: Vec<_> = files.iter().filter(|(_, b)| b.len() < 8 * 1024).collect();
+    assert_eq!(
+        small.len(),
+        3,
+        "dummy_bone, mmdagent_bootscreen, mmdagent_menu"
+    );
+    for (name, bytes) in small {
         let path = dir.join(format!("{name}.pmd"));
         Pmd::from_bytes(bytes).unwrap().write_path(&path).unwrap();
         let back = Pmd::read_path(&path).unwrap();

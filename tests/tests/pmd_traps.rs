@@ -5,7 +5,7 @@
 
 use mmd_formats::pmd::*;
 use mmd_formats::{ErrorKind, ShiftJis};
-use mmd_tests::{assert_bytes_eq, corpus_files};
+use mmd_tests::assert_bytes_eq;
 
 // ---------------------------------------------------------------------------------------
 // A hand byte builder, written from the layout notes.
@@ -206,16 +206,11 @@ fn read_exact(bytes: &[u8]) -> Pmd {
     m
 }
 
+/// The fixture `pmd/<name>.pmd`, read and checked to write back exactly. `None` without
+/// the corpus; a failure when the corpus is there but the file is not.
 fn fixture(name: &str) -> Option<Pmd> {
-    let files = corpus_files("pmd", "pmd")?;
-    assert_eq!(files.len(), 11, "PMD fixtures");
-    let path = files
-        .iter()
-        .find(|p| p.file_stem().is_some_and(|s| s == name))
-        .unwrap_or_else(|| panic!("fixture {name} missing"));
-    let m = Pmd::read_path(path).unwrap();
-    assert_bytes_eq(&m.to_bytes().unwrap(), &std::fs::read(path).unwrap(), name);
-    Some(m)
+    let bytes = mmd_tests::fixture(&format!("pmd/{name}.pmd"))?;
+    Some(read_exact(&bytes))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -827,10 +822,10 @@ fn english_lists_must_match_section_counts_on_write() {
     let e = m.to_bytes().unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::Inconsistent { .. }), "{e}");
     assert_eq!(e.path_string(), "english.names.bone_names");
-    if let Some(en) = m.english.as_mut().and_then(|e| e.names.as_mut()) {
-        en.bone_names.push(ShiftJis::new("bone2").unwrap());
-    }
-    assert!(Pmd::from_bytes(&m.to_bytes().unwrap()).is_ok());
+    let en = m.english.as_mut().and_then(|e| e.names.as_mut()).unwrap();
+    en.bone_names.push(ShiftJis::new("bone2").unwrap());
+    let back = read_exact(&m.to_bytes().unwrap());
+    assert_eq!(back, m);
 }
 
 /// The stored counts that are not next to their lists (IK link count, morph element

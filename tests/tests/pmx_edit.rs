@@ -719,6 +719,7 @@ fn fixtures_bone_order_local_positions_and_physics_bones() {
         return;
     };
     let mut late_parent_files = Vec::new();
+    let mut physics_bones = 0;
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let p = read(&std::fs::read(path).unwrap());
@@ -753,6 +754,7 @@ fn fixtures_bone_order_local_positions_and_physics_bones() {
             assert_eq!(ph.contains(i), by_hand, "{name}: bones[{i}]");
         }
         assert_eq!(deform_order(&p.bones).len(), p.bones.len());
+        physics_bones += ph.len();
         eprintln!(
             "{name}: {} bones, {} physics, {} problems",
             p.bones.len(),
@@ -760,7 +762,14 @@ fn fixtures_bone_order_local_positions_and_physics_bones() {
             s.problems().len()
         );
     }
-    eprintln!("fixtures with a parent after its child: {late_parent_files:?}");
+    // Seed 000 (親の添字が自分より後ろのボーン): the corpus has two such files, and the
+    // physics-bone check above ran on bones that have bodies, not only on empty sets.
+    assert_eq!(
+        late_parent_files,
+        ["bmmd_bone_hierarchy_test2.pmx", "uml_hair_physics.pmx"],
+        "fixtures with a parent after its child"
+    );
+    assert!(physics_bones > 0, "no fixture has a physics bone");
 }
 
 #[test]
@@ -768,6 +777,7 @@ fn fixtures_recolour_changes_only_rgb_bytes() {
     let Some(files) = corpus_files("pmx", "pmx") else {
         return;
     };
+    let mut recoloured = 0;
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let before = std::fs::read(path).unwrap();
@@ -794,8 +804,11 @@ fn fixtures_recolour_changes_only_rgb_bytes() {
             );
             p.recolor(m, ColorTarget::Diffuse, r.old).unwrap();
             assert_bytes_eq(&p.to_bytes().unwrap(), &before, &name);
+            recoloured += 1;
         }
     }
+    assert!(recoloured > 0, "no material recoloured");
+    eprintln!("{recoloured} materials recoloured");
 }
 
 #[test]
@@ -803,6 +816,7 @@ fn fixtures_renaming_every_name_and_back_is_the_identity() {
     let Some(files) = corpus_files("pmx", "pmx") else {
         return;
     };
+    let mut renamed_names = 0;
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let before = std::fs::read(path).unwrap();
@@ -842,19 +856,25 @@ fn fixtures_renaming_every_name_and_back_is_the_identity() {
         }
         assert_eq!(q, original, "{name}");
         assert_bytes_eq(&q.to_bytes().unwrap(), &before, &name);
+        // The model name (empty or not) always decodes, so every file renames something.
+        assert!(!undo.is_empty(), "{name}: no name was renamed");
+        renamed_names += undo.len();
     }
+    assert!(
+        renamed_names > files.len(),
+        "only {renamed_names} names renamed"
+    );
 }
 
 // Seed 000 (親の添字が自分より後ろのボーン): two fixtures have one; the order moves the parent
 // before its child, and the child's local position is taken from that later parent.
 #[test]
 fn fixtures_with_a_parent_after_its_child_order_it_first() {
-    let Some(dir) = mmd_tests::corpus_dir() else {
-        return;
-    };
     for name in ["bmmd_bone_hierarchy_test2.pmx", "uml_hair_physics.pmx"] {
-        let path = dir.join("pmx").join(name);
-        let p = read(&std::fs::read(&path).unwrap());
+        let Some(bytes) = mmd_tests::fixture(&format!("pmx/{name}")) else {
+            return;
+        };
+        let p = read(&bytes);
         let s = p.skeleton();
         let late: Vec<(usize, usize)> = p
             .bones

@@ -9,7 +9,7 @@
 
 use mmd_formats::pmx::*;
 use mmd_formats::samples::pmx_samples;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 // ---------------------------------------------------------------------------------------
 // An independent walker: steps over a PMX file by the seed layouts (000, 002), counting.
@@ -337,13 +337,6 @@ fn manifest_pmx_count(corpus: &Path) -> usize {
         .count()
 }
 
-fn corpus_file(rel: &str) -> Option<PathBuf> {
-    let dir = mmd_tests::corpus_dir()?;
-    let p = dir.join(rel);
-    assert!(p.is_file(), "{} is missing from the corpus", p.display());
-    Some(p)
-}
-
 // ---------------------------------------------------------------------------------------
 // Tests.
 // ---------------------------------------------------------------------------------------
@@ -436,10 +429,9 @@ fn every_bad_pmx_is_an_error_inside_the_file() {
 /// The bad file's weight-type byte at 683 (0x2ab) is 63: both readers stop there.
 #[test]
 fn bad_joint_orient_file_fails_at_the_weight_type() {
-    let Some(path) = corpus_file("bad/bad_tml_joint_orient_test.pmx") else {
+    let Some(bytes) = mmd_tests::fixture("bad/bad_tml_joint_orient_test.pmx") else {
         return;
     };
-    let bytes = std::fs::read(path).unwrap();
     assert_eq!(bytes[683], 63);
     let e = Pmx::from_bytes(&bytes).unwrap_err();
     assert_eq!(e.offset(), 683, "{e}");
@@ -450,10 +442,10 @@ fn bad_joint_orient_file_fails_at_the_weight_type() {
 /// DESIGN.md: a PMX 2.0 file that uses QDEF (a 2.1 weight type).
 #[test]
 fn uml_qdef_twist_cylinder_is_v20_with_qdef() {
-    let Some(path) = corpus_file("pmx/uml_qdef_twist_cylinder.pmx") else {
+    let Some(bytes) = mmd_tests::fixture("pmx/uml_qdef_twist_cylinder.pmx") else {
         return;
     };
-    let p = check_file("uml_qdef_twist_cylinder.pmx", &std::fs::read(path).unwrap());
+    let p = check_file("uml_qdef_twist_cylinder.pmx", &bytes);
     assert_eq!(p.header.version, 2.0);
     assert!(!p.context().unwrap().is_v21());
     let qdef = p
@@ -468,10 +460,10 @@ fn uml_qdef_twist_cylinder_is_v20_with_qdef() {
 /// DESIGN.md: a material with sphere mode 255.
 #[test]
 fn nanoem_effects_main_has_sphere_mode_255() {
-    let Some(path) = corpus_file("pmx/nanoem_effects_main.pmx") else {
+    let Some(bytes) = mmd_tests::fixture("pmx/nanoem_effects_main.pmx") else {
         return;
     };
-    let p = check_file("nanoem_effects_main.pmx", &std::fs::read(path).unwrap());
+    let p = check_file("nanoem_effects_main.pmx", &bytes);
     let n = p.materials.iter().filter(|m| m.sphere_mode == 255).count();
     assert!(n > 0);
     println!(
@@ -485,10 +477,10 @@ fn nanoem_effects_main_has_sphere_mode_255() {
 /// 150 bones and the flag counts) agree with the corpus copy of the model.
 #[test]
 fn alicia_matches_the_counts_in_seeds_000_and_003() {
-    let Some(path) = corpus_file("pmx/alicia_solid.pmx") else {
+    let Some(bytes) = mmd_tests::fixture("pmx/alicia_solid.pmx") else {
         return;
     };
-    let p = check_file("alicia_solid.pmx", &std::fs::read(path).unwrap());
+    let p = check_file("alicia_solid.pmx", &bytes);
     let c = p.context().unwrap();
     assert_eq!(c.widths, [2, 1, 1, 2, 1, 1]);
     assert_eq!(c.encoding, mmd_formats::TextEncoding::Utf16Le);
@@ -526,10 +518,10 @@ fn alicia_matches_the_counts_in_seeds_000_and_003() {
 /// float 1.0 (Bullet's default), which as seed 002's int would be 1065353216.
 #[test]
 fn miu_sample_pmx21_soft_body_stiffness_reads_as_float_one() {
-    let Some(path) = corpus_file("pmx/miu_sample_pmx21_utf8.pmx") else {
+    let Some(bytes) = mmd_tests::fixture("pmx/miu_sample_pmx21_utf8.pmx") else {
         return;
     };
-    let p = check_file("miu_sample_pmx21_utf8.pmx", &std::fs::read(path).unwrap());
+    let p = check_file("miu_sample_pmx21_utf8.pmx", &bytes);
     assert_eq!(p.header.version.to_bits(), 0x4006_6666);
     assert_eq!(
         p.context().unwrap().encoding,
@@ -551,10 +543,10 @@ fn corpus_parents_after_children() {
         "pmx/bmmd_bone_hierarchy_test2.pmx",
         "pmx/uml_hair_physics.pmx",
     ] {
-        let Some(path) = corpus_file(rel) else {
+        let Some(bytes) = mmd_tests::fixture(rel) else {
             return;
         };
-        let p = check_file(rel, &std::fs::read(path).unwrap());
+        let p = check_file(rel, &bytes);
         assert_eq!(p.bones[1].parent.get(), Some(2), "{rel}");
     }
 }

@@ -464,10 +464,12 @@ fn sample_prefixes_never_panic() {
 /// the corrupted file back exactly.
 #[test]
 fn sample_byte_corruptions_never_panic() {
+    let mut corrupted = 0;
     for (name, bytes) in pmx_samples() {
         if !name.contains("full_v21") {
             continue;
         }
+        corrupted += 1;
         for i in 0..bytes.len() {
             for x in [0xffu8, 0x80] {
                 let mut b = bytes.clone();
@@ -482,6 +484,8 @@ fn sample_byte_corruptions_never_panic() {
             }
         }
     }
+    // The four full PMX 2.1 samples.
+    assert_eq!(corrupted, 4);
 }
 
 // ---------------------------------------------------------------------------------------

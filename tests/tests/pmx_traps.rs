@@ -505,11 +505,13 @@ fn face_count_not_multiple_of_three_kept() {
 // 累積が開始位置), 002 (*** surface counts add up to the total).
 #[test]
 fn material_face_counts_sum_to_face_list() {
+    let mut checked = 0;
     for (name, _) in pmx_samples() {
         let (_, p) = sample(&name);
         if p.materials.is_empty() {
             continue;
         }
+        checked += 1;
         let mut start = 0usize;
         let mut ranges = Vec::new();
         for m in &p.materials {
@@ -525,6 +527,8 @@ fn material_face_counts_sum_to_face_list() {
             assert_eq!(ranges[2], 6..9, "{name}");
         }
     }
+    // The six full models and the five built from them have materials.
+    assert!(checked >= 11, "only {checked} samples with materials");
 }
 
 // Seed 000 (共有トゥーンフラグの分岐が最大の罠: flag 1 = one byte), 001 (toon 索引的分支),
@@ -1210,12 +1214,14 @@ fn count_beyond_the_bytes_left_fails_at_once() {
 // nothing over; bytes after the last section are kept apart, in `trailing`.
 #[test]
 fn reading_ends_at_the_end_of_the_file() {
+    let mut with_trailing = 0;
     for (name, _) in pmx_samples() {
         let (_, p) = sample(&name);
-        if !name.contains("trailing") {
-            assert!(p.trailing.is_empty(), "{name}");
-        }
+        // Only the two samples built with bytes after the last section have any.
+        assert_eq!(p.trailing.is_empty(), !name.contains("trailing"), "{name}");
+        with_trailing += usize::from(!p.trailing.is_empty());
     }
+    assert_eq!(with_trailing, 2);
     let mut f = F::v20([1; 6]);
     f.trailing = b"extra".to_vec();
     assert_eq!(f.read().trailing, b"extra");
@@ -1678,8 +1684,9 @@ fn external_parent_key_is_4_bytes_at_bone_width_1() {
 }
 
 // Seeds 001 (if (hasLimit)) and 002 ("When equal to 1") disagree on a limit byte of 2 [60];
-// the fixtures only hold 0 and 1. Whatever the reader decides, it must not panic and, if it
-// reads the file, must write it back as it was.
+// the fixtures only hold 0 and 1. The reader follows seed 001: any byte but 0 means the two
+// limits follow (the byte decides the layout, so it is read as 001 states it), and the byte
+// is kept as it was.
 #[test]
 fn ik_has_limit_2_is_kept_or_refused() {
     let mut f = F::v20([1; 6]);
@@ -1694,12 +1701,12 @@ fn ik_has_limit_2_is_kept_or_refused() {
     );
     f.set(BONES, 1, &b);
     let bytes = f.bytes();
-    if let Ok(p) = Pmx::from_bytes(&bytes) {
-        assert_eq!(p.to_bytes().unwrap(), bytes);
-        let link = &p.bones[0].ik.as_ref().unwrap().links[0];
-        assert_eq!(link.has_limit, 2);
-        assert_eq!(link.limit_max, Some([1.0, 0.0, 0.0]));
-    }
+    let p = Pmx::from_bytes(&bytes).unwrap_or_else(|e| panic!("a limit byte of 2: {e}"));
+    assert_eq!(p.to_bytes().unwrap(), bytes);
+    let link = &p.bones[0].ik.as_ref().unwrap().links[0];
+    assert_eq!(link.has_limit, 2);
+    assert_eq!(link.limit_min, Some([-1.0, 0.0, 0.0]));
+    assert_eq!(link.limit_max, Some([1.0, 0.0, 0.0]));
 }
 
 // Seed 003 (付与先が付与元より前の番号にあるボーン: ひじ補助, 右目, 左目) [65]: an inherit source after its

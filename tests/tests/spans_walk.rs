@@ -109,15 +109,14 @@ fn binary_spans_tile_and_hold_their_leaves() {
     let mut files = 0;
     let mut leaves_checked = 0usize;
     for (name, bytes) in inputs() {
-        let Some(format) = Format::detect(&bytes) else {
-            continue;
-        };
+        let format = Format::detect(&bytes).unwrap_or_else(|| panic!("{name}: no format"));
         if format == Format::Vpd {
             continue;
         }
-        let Ok((tree, spans)) = format.tree_and_spans(&bytes) else {
-            continue; // files that do not read are the read tests' business
-        };
+        // Every sample and fixture (outside bad/) reads: one that does not is a failure.
+        let (tree, spans) = format
+            .tree_and_spans(&bytes)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         files += 1;
         assert_eq!(spans.byte_len(), bytes.len() as u64, "{name}");
         // Cells (innermost spans, run by run) tile: contiguous, from 0 to the end.
@@ -208,17 +207,17 @@ fn binary_spans_tile_and_hold_their_leaves() {
 
 #[test]
 fn explain_with_the_filtering_recorder_agrees() {
+    let mut files = 0;
     for (name, bytes) in inputs() {
-        let Some(format) = Format::detect(&bytes) else {
-            continue;
-        };
+        let format = Format::detect(&bytes).unwrap_or_else(|| panic!("{name}: no format"));
         // Each call reads the file again: files up to 256 KiB.
         if bytes.len() > 1 << 18 {
             continue;
         }
-        let Ok((tree, spans)) = format.tree_and_spans(&bytes) else {
-            continue;
-        };
+        let (tree, spans) = format
+            .tree_and_spans(&bytes)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        files += 1;
         // A handful of offsets per file: the filtering recorder rebuilds everything.
         let len = bytes.len() as u64;
         for off in [0, 1, len / 3, len / 2, len.saturating_sub(1), len] {
@@ -227,11 +226,18 @@ fn explain_with_the_filtering_recorder_agrees() {
             assert_eq!(whole, direct, "{name} at {off:#x}");
         }
     }
+    // Every built-in sample is small enough.
+    let samples = mmd_formats::samples::all().len();
+    assert!(
+        files >= samples,
+        "only {files} files checked ({samples} samples)"
+    );
 }
 
 #[test]
 fn vpd_values_sit_in_their_spans() {
     let mut files = 0;
+    let mut explained = 0;
     for (name, bytes) in inputs() {
         if Format::detect(&bytes) != Some(Format::Vpd) {
             continue;
@@ -260,6 +266,7 @@ fn vpd_values_sit_in_their_spans() {
             .map(|(p, _)| p)
             .collect();
         assert_eq!(tree_paths, span_paths, "{name}");
+        // Layout text outside every value explains to nothing; the rest to its value.
         for off in 0..=bytes.len() as u64 {
             if let Some(e) = explain_in(&spans, &tree, off) {
                 assert!(
@@ -267,10 +274,13 @@ fn vpd_values_sit_in_their_spans() {
                     "{name}: {off:#x} not in {}",
                     e.path
                 );
+                explained += 1;
             }
         }
     }
-    assert!(files >= 1);
+    // The six VPD samples at least (the fixtures too when the corpus is there).
+    assert!(files >= 6, "only {files} VPD files");
+    assert!(explained > 1000, "only {explained} offsets explained");
 }
 
 #[test]
@@ -326,18 +336,26 @@ fn counts_and_tags_are_leaves_of_their_own() {
     assert_eq!((e.start, e.end), (77, 81));
     assert_eq!(e.value, Some(Value::Leaf(Leaf::F32(2.0))));
     // A PMX weight tag: in every sample, each vertex's weight starts with its tag.
+    let mut tags = 0;
     for (name, bytes) in mmd_formats::samples::pmx_samples() {
-        let Ok(spans) = Format::Pmx.spans(&bytes) else {
-            continue;
-        };
-        let Some(tag) = spans.get(&[
+        let spans = Format::Pmx
+            .spans(&bytes)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let tag = spans.get(&[
             Segment::Field("vertices"),
             Segment::Index(0),
             Segment::Field("weight"),
             Segment::Tag,
-        ]) else {
+        ]);
+        let has_vertices = !mmd_formats::pmx::Pmx::from_bytes(&bytes)
+            .unwrap()
+            .vertices
+            .is_empty();
+        assert_eq!(tag.is_some(), has_vertices, "{name}: a first vertex, a tag");
+        let Some(tag) = tag else {
             continue;
         };
+        tags += 1;
         assert_eq!(tag.end() - tag.start(), 1, "{name}");
         let e = Format::Pmx.explain(&bytes, tag.start()).unwrap().unwrap();
         assert_eq!(e.path.to_string(), "vertices[0].weight.tag");
@@ -358,4 +376,6 @@ fn counts_and_tags_are_leaves_of_their_own() {
             variant.tag.as_i128()
         );
     }
+    // Every sample but the zero-count and text-only ones has vertices.
+    assert!(tags >= 13, "only {tags} samples with a first vertex");
 }

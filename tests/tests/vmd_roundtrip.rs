@@ -133,10 +133,9 @@ fn bad_vmd_fixtures_are_errors_inside_the_file_without_big_allocations() {
 #[test]
 fn bad_miu_truncated_result_names_the_bone_count() {
     // Checked with xxd: offset 50 holds 8c 9a 00 00 = 39564 bone keys, 20 bytes follow.
-    let Some(dir) = corpus_dir() else {
+    let Some(bytes) = mmd_tests::fixture("bad/bad_miu_truncated_result.vmd") else {
         return;
     };
-    let bytes = std::fs::read(dir.join("bad/bad_miu_truncated_result.vmd")).unwrap();
     assert_eq!(bytes.len(), 74);
     let err = Vmd::from_bytes(&bytes).unwrap_err();
     assert_eq!(err.offset(), 50, "{err}");

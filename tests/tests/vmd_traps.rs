@@ -8,7 +8,7 @@
 use mmd_formats::layout::Size;
 use mmd_formats::vmd::*;
 use mmd_formats::{Describe, ErrorKind, ShiftJis};
-use mmd_tests::{corpus_dir, corpus_files};
+use mmd_tests::corpus_files;
 
 // ---- hand-built bytes ----------------------------------------------------------------
 
@@ -98,9 +98,10 @@ fn round_trip(bytes: &[u8]) -> Vmd {
     v
 }
 
+/// The fixture `vmd/<name>` and what it reads to. `None` without the corpus; a failure when
+/// the corpus is there but the file is not, or does not read.
 fn fixture(name: &str) -> Option<(Vec<u8>, Vmd)> {
-    let path = corpus_dir()?.join("vmd").join(name);
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let bytes = mmd_tests::fixture(&format!("vmd/{name}"))?;
     let vmd = Vmd::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     Some((bytes, vmd))
 }

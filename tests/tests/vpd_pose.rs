@@ -3,7 +3,7 @@
 //! Python's cp932 codec and the fixtures), not produced by the library's encoder.
 
 use mmd_formats::vpd::{BonePose, LineEnding, MorphPose, Pose, Vpd};
-use mmd_tests::{assert_bytes_eq, corpus_dir};
+use mmd_tests::assert_bytes_eq;
 
 /// `初音ミク.osm` in Shift_JIS.
 const MIKU_OSM: &[u8] = b"\x8f\x89\x89\xb9\x83\x7e\x83\x4e.osm";
@@ -78,8 +78,10 @@ fn to_crlf(lf: &[u8]) -> Vec<u8> {
 /// `  0.000000,0.000000,0.000000;…` / `  0.254777,-0.400929,0.000063,0.879969;…`.
 #[test]
 fn openmmd_fixture_values() {
-    let Some(dir) = corpus_dir() else { return };
-    let vpd = Vpd::read_path(dir.join("vpd/openmmd_test.vpd")).unwrap();
+    let Some(bytes) = mmd_tests::fixture("vpd/openmmd_test.vpd") else {
+        return;
+    };
+    let vpd = Vpd::from_bytes(&bytes).unwrap();
     assert_eq!(vpd.model_file_bytes(), MIKU_OSM);
     assert_eq!(vpd.declared_bone_count(), 2);
     assert_eq!(
@@ -111,10 +113,10 @@ fn openmmd_fixture_values() {
 /// `  -0.000000,0.000000,0.000000;⇥⇥⇥⇥// trans x,y,z`: the sign of -0.0 is read.
 #[test]
 fn threejs_negative_zero_is_read() {
-    let Some(dir) = corpus_dir() else { return };
-    let pose = Vpd::read_path(dir.join("vpd/threejs_02.vpd"))
-        .unwrap()
-        .pose();
+    let Some(bytes) = mmd_tests::fixture("vpd/threejs_02.vpd") else {
+        return;
+    };
+    let pose = Vpd::from_bytes(&bytes).unwrap().pose();
     assert_eq!(pose.bones.len(), 93);
     let bone = &pose.bones[56];
     assert_eq!(bone.name, "右親指１");
@@ -250,8 +252,9 @@ fn set_bone_changes_only_that_bones_numbers() {
 
 #[test]
 fn set_bone_on_fixture_keeps_every_other_byte() {
-    let Some(dir) = corpus_dir() else { return };
-    let bytes = std::fs::read(dir.join("vpd/openmmd_test.vpd")).unwrap();
+    let Some(bytes) = mmd_tests::fixture("vpd/openmmd_test.vpd") else {
+        return;
+    };
     let mut vpd = Vpd::from_bytes(&bytes).unwrap();
     vpd.set_bone(0, [0.0, 3.5, 0.0], [0.0, 0.0, 0.0, 1.0])
         .unwrap();

@@ -195,7 +195,11 @@ fn byte_flips_read_or_fail_cleanly() {
 fn vpd_samples_roundtrip_through_binrw() {
     use binrw::{BinRead, BinWrite};
     let samples = mmd_formats::samples::vpd_samples();
-    assert!(!samples.is_empty());
+    assert_eq!(
+        samples.len(),
+        6,
+        "mmd_crlf, mmd_lf, morphs, empty_pose, threejs_style, oddities"
+    );
     for (name, bytes) in samples {
         let v = mmd_formats::vpd::Vpd::read_le(&mut std::io::Cursor::new(&bytes)).unwrap();
         let mut out = std::io::Cursor::new(Vec::new());

@@ -20,7 +20,7 @@
 //! "Clean" text is text whose bytes are exactly the encoding of the string (for a fixed
 //! Shift_JIS field: the name, then a NUL and zeros), so the JSON loses nothing.
 
-use crate::walk::{hex, Leaf, Value};
+use crate::walk::{Leaf, Value};
 use std::io::{self, Write};
 
 /// At most this many leaves are printed on one line as `[a, b, c]`.
@@ -122,6 +122,7 @@ fn item(label: &str, v: &Value, depth: usize, out: &mut dyn Write) -> io::Result
 #[cfg(feature = "serde")]
 mod json {
     use super::*;
+    use crate::walk::hex;
     use serde::ser::{SerializeMap, SerializeSeq, Serializer};
     use serde::Serialize;
 

@@ -1,54 +1,63 @@
 //! VPD samples: poses written the way MMD writes them, the way other tools write them,
 //! and with every oddity the reader accepts and keeps.
-
-use crate::vpd::{BonePose, LineEnding, MorphPose, Pose, Vpd};
+//!
+//! Every sample is literal text (Shift_JIS through `encoding_rs`), written line by line
+//! from the VPD grammar (`vpd/grammar.md`: MMD's template, `%f` numbers), not by the
+//! library's writer. A test checks the pose the reader gives back against the values the
+//! text states.
 
 fn sjis(s: &str) -> Vec<u8> {
     encoding_rs::SHIFT_JIS.encode(s).0.into_owned()
 }
 
-/// Three bones: full-width and half-width katakana names, `-0.0`, a tiny negative value
-/// (written `-0.000000`), a quaternion that is not normalised.
-fn three_bones() -> Pose {
-    Pose {
-        model_file: "初音ミク.osm".into(),
-        bones: vec![
-            BonePose {
-                name: "センター".into(),
-                translation: [0.0, 3.45, -0.0],
-                rotation: [0.0, 0.0, 0.0, 1.0],
-            },
-            BonePose {
-                name: "右ひじ".into(),
-                translation: [-1e-9, 0.0, 0.0],
-                rotation: [0.254777, -0.400929, 0.000063, 0.879969],
-            },
-            BonePose {
-                name: "ﾈｸﾀｲ１".into(),
-                translation: [-7.011534, 2.764069, 12.5],
-                rotation: [0.0, -0.01, 0.0, 0.99995],
-            },
-        ],
-        morphs: vec![],
+/// A pose in MMD's template, with `eol` ending every line: the signature line, an empty
+/// line, the model file with its comment, the bone count with its comment, an empty line,
+/// then each bone block (`Bone<i>{name`, the translation and rotation lines with their
+/// comments, `}`) and each morph block (`Morph<i>{name`, the weight, `}`), an empty line
+/// after each. Numbers are given as the text to write.
+fn mmd_text(
+    model_file: &str,
+    bones: &[(&str, &str, &str)],
+    morphs: &[(&str, &str)],
+    eol: &str,
+) -> Vec<u8> {
+    let mut t = format!("Vocaloid Pose Data file{eol}{eol}");
+    t += &format!("{model_file};\t\t// 親ファイル名{eol}");
+    t += &format!("{};\t\t\t\t// 総ポーズボーン数{eol}{eol}", bones.len());
+    for (i, (name, translation, rotation)) in bones.iter().enumerate() {
+        t += &format!("Bone{i}{{{name}{eol}");
+        t += &format!("  {translation};\t\t\t\t// trans x,y,z{eol}");
+        t += &format!("  {rotation};\t\t// Quaternion x,y,z,w{eol}");
+        t += &format!("}}{eol}{eol}");
     }
+    for (i, (name, weight)) in morphs.iter().enumerate() {
+        t += &format!("Morph{i}{{{name}{eol}");
+        t += &format!("  {weight};\t\t\t\t// weight{eol}");
+        t += &format!("}}{eol}{eol}");
+    }
+    sjis(&t)
 }
 
-/// Morph blocks after the bones, in the mmd_tools / MikuMikuMoving form.
-fn with_morphs() -> Pose {
-    let mut pose = three_bones();
-    pose.bones.truncate(1);
-    pose.morphs = vec![
-        MorphPose {
-            name: "まばたき".into(),
-            weight: 1.0,
-        },
-        MorphPose {
-            name: "あ".into(),
-            weight: 0.25,
-        },
-    ];
-    pose
-}
+/// Three bones: full-width and half-width katakana names, `-0.000000` (the sign kept)
+/// both as -0.0 and as what MMD writes for a tiny negative value, and a quaternion that is
+/// not normalised.
+const THREE_BONES: [(&str, &str, &str); 3] = [
+    (
+        "センター",
+        "0.000000,3.450000,-0.000000",
+        "0.000000,0.000000,0.000000,1.000000",
+    ),
+    (
+        "右ひじ",
+        "-0.000000,0.000000,0.000000",
+        "0.254777,-0.400929,0.000063,0.879969",
+    ),
+    (
+        "ﾈｸﾀｲ１",
+        "-7.011534,2.764069,12.500000",
+        "0.000000,-0.010000,0.000000,0.999950",
+    ),
+];
 
 /// What three.js's exporter writes: no comments, LF, and its own number text.
 fn threejs_style() -> Vec<u8> {
@@ -80,21 +89,22 @@ fn oddities() -> Vec<u8> {
 }
 
 /// Every VPD sample as `(name, bytes)`.
-// Reachable from `samples::all()` once samples/mod.rs re-exports it.
 pub fn vpd_samples() -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let written = [
-        ("vpd/mmd_crlf.vpd", three_bones(), LineEnding::CrLf),
-        ("vpd/mmd_lf.vpd", three_bones(), LineEnding::Lf),
-        ("vpd/morphs.vpd", with_morphs(), LineEnding::CrLf),
-        ("vpd/empty_pose.vpd", Pose::default(), LineEnding::CrLf),
-    ];
-    for (name, pose, eol) in written {
-        if let Ok(bytes) = Vpd::from_pose_with(&pose, eol).and_then(|v| v.to_bytes()) {
-            out.push((name.to_string(), bytes));
-        }
-    }
-    out.push(("vpd/threejs_style.vpd".to_string(), threejs_style()));
-    out.push(("vpd/oddities.vpd".to_string(), oddities()));
-    out
+    let osm = "初音ミク.osm";
+    let morphs = [("まばたき", "1.000000"), ("あ", "0.250000")];
+    [
+        ("vpd/mmd_crlf.vpd", mmd_text(osm, &THREE_BONES, &[], "\r\n")),
+        ("vpd/mmd_lf.vpd", mmd_text(osm, &THREE_BONES, &[], "\n")),
+        // Morph blocks after the bones, in the mmd_tools / MikuMikuMoving form.
+        (
+            "vpd/morphs.vpd",
+            mmd_text(osm, &THREE_BONES[..1], &morphs, "\r\n"),
+        ),
+        ("vpd/empty_pose.vpd", mmd_text("", &[], &[], "\r\n")),
+        ("vpd/threejs_style.vpd", threejs_style()),
+        ("vpd/oddities.vpd", oddities()),
+    ]
+    .into_iter()
+    .map(|(name, bytes)| (name.to_string(), bytes))
+    .collect()
 }
