@@ -1971,7 +1971,7 @@ fn write_checks_the_model_is_consistent() {
 /// the record that holds the byte (`faces[1]`).
 #[test]
 fn field_at_names_the_field_inside_a_counted_section() {
-    use mmd_formats::format::{field_at, Format};
+    use mmd_formats::inspect::{field_at, Format};
     let mut f = F::v20([2, 1, 1, 1, 1, 1]);
     let mut b = f.b();
     b.vi(0).vi(1).vi(2);

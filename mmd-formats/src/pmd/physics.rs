@@ -1,5 +1,6 @@
 //! Rigid bodies and joints (the physics extension).
 
+use crate::physics::{CollisionMask, RigidShape};
 use crate::text::ShiftJis;
 use crate::Mmd;
 
@@ -42,19 +43,6 @@ pub struct RigidBody {
     pub mode: u8,
 }
 
-/// The rigid-body shape byte as a typed view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RigidShape {
-    /// 0: sphere.
-    Sphere,
-    /// 1: box.
-    Box,
-    /// 2: capsule.
-    Capsule,
-    /// Any other value, as stored.
-    Other(u8),
-}
-
 impl RigidBody {
     /// The related bone, or `None` for 0xFFFF.
     pub fn bone_index(&self) -> Option<u16> {
@@ -63,12 +51,13 @@ impl RigidBody {
 
     /// The shape as a typed view.
     pub fn shape_kind(&self) -> RigidShape {
-        match self.shape {
-            0 => RigidShape::Sphere,
-            1 => RigidShape::Box,
-            2 => RigidShape::Capsule,
-            other => RigidShape::Other(other),
-        }
+        RigidShape::from_byte(self.shape)
+    }
+
+    /// The collision mask ([`mask`](Self::mask)) as a typed view: which groups the body
+    /// collides with.
+    pub fn collision_mask(&self) -> CollisionMask {
+        CollisionMask(self.mask)
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::PmxContext;
 use crate::index::{BoneIndex, RigidBodyIndex};
+use crate::physics::{CollisionMask, RigidShape};
 use crate::text::PmxText;
 use crate::Mmd;
 
@@ -41,6 +42,19 @@ pub struct RigidBody {
     /// Bones of bodies with a mode other than 0 are driven by physics every frame, so a
     /// pose export should leave them out.
     pub mode: u8,
+}
+
+impl RigidBody {
+    /// The shape as a typed view.
+    pub fn shape_kind(&self) -> RigidShape {
+        RigidShape::from_byte(self.shape)
+    }
+
+    /// The collision mask ([`no_collision_mask`](Self::no_collision_mask)) as a typed
+    /// view: which groups the body collides with.
+    pub fn collision_mask(&self) -> CollisionMask {
+        CollisionMask(self.no_collision_mask)
+    }
 }
 
 /// One joint (constraint between two rigid bodies).
