@@ -106,7 +106,7 @@ pub trait Encode<C: ?Sized> {
     /// [`Output::enter`]`(Segment::Index(i))` and [`Output::leave`].
     ///
     /// Types with a faster bulk path override it. An override must keep reporting each
-    /// element to `out` that way, or the [spans](crate::spans) lose the elements; `u8` is
+    /// element to `out` that way, or the [spans](crate::inspect::spans) lose the elements; `u8` is
     /// the one exception: its sequences are one leaf ([`Leaf::Bytes`](crate::walk::Leaf)),
     /// in the spans as in the [walk](crate::walk).
     fn encode_seq<O: Output + ?Sized>(items: &[Self], out: &mut O, ctx: &C) -> Result<()>

@@ -2,7 +2,7 @@
 //!
 //! Every read or write failure is one [`Error`]. Its [`Display`](fmt::Display) form is
 //! `path: what at 0xOFFSET`, for example
-//! `bones[12].ik.links[3].has_limit: expected 1 byte at 0x2f1c, file ends at 0x2f1b`
+//! `bones[98].ik.links[0].limit_min[0]: expected 4 bytes at 0x12c528, file ends at 0x12c52a`
 //! or `materials[4].toon: unknown shared-toon flag 7 at 0x1a20 (expected 0 or 1)`.
 
 use std::fmt;
@@ -66,8 +66,29 @@ pub enum ErrorKind {
         /// What the value holds.
         found: String,
     },
-    /// An I/O error from the underlying reader or writer (other than an early end).
+    /// An I/O error from the underlying reader or writer (other than an early end). An
+    /// error on a whole file (made by [`Error::io`]: opening, reading, writing or renaming
+    /// it) names the path and what failed, and has no byte offset.
     Io(std::io::Error),
+}
+
+/// The message of an I/O error that no byte offset applies to (see [`Error::io`]).
+#[derive(Debug)]
+struct Unplaced {
+    message: String,
+    source: std::io::Error,
+}
+
+impl fmt::Display for Unplaced {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Unplaced {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
 }
 
 #[derive(Debug)]
@@ -118,6 +139,19 @@ impl Error {
         Self::new(offset, ErrorKind::Truncated { needed, end })
     }
 
+    /// An I/O error that no byte offset applies to: `message` says what failed and where
+    /// (`cannot write out/model.pmx: the folder out does not exist`). Its kind is
+    /// [`ErrorKind::Io`], with `source`'s [`std::io::ErrorKind`]; its offset is 0 and is not
+    /// shown.
+    pub fn io(message: impl Into<String>, source: std::io::Error) -> Self {
+        let kind = source.kind();
+        let unplaced = Unplaced {
+            message: message.into(),
+            source,
+        };
+        Self::new(0, ErrorKind::Io(std::io::Error::new(kind, unplaced)))
+    }
+
     /// A layout-deciding value is not one the format defines.
     pub fn invalid(offset: u64, expected: impl Into<String>, found: impl Into<String>) -> Self {
         Self::new(
@@ -162,7 +196,8 @@ impl Error {
         self
     }
 
-    /// The byte offset at which the failing value starts (for writes: the output offset).
+    /// The byte offset at which the failing value starts (for writes: the output offset);
+    /// 0 for an I/O error no offset applies to ([`Error::io`]).
     pub fn offset(&self) -> u64 {
         self.0.offset
     }
@@ -299,7 +334,15 @@ impl fmt::Display for Error {
             ErrorKind::Inconsistent { expected, found } => {
                 return write!(f, "cannot write at {at:#x}: {found} (expected {expected})");
             }
-            ErrorKind::Io(e) => return write!(f, "I/O error at {at:#x}: {e}"),
+            ErrorKind::Io(e) => {
+                return match e
+                    .get_ref()
+                    .and_then(|inner| inner.downcast_ref::<Unplaced>())
+                {
+                    Some(unplaced) => write!(f, "{unplaced}"),
+                    None => write!(f, "I/O error at {at:#x}: {e}"),
+                };
+            }
         }
         // A count that runs past the end of a file whose records are otherwise valid:
         // say where the file ends.
@@ -340,7 +383,8 @@ impl Error {
                 Ok(inner) => *inner,
                 Err(other) => Error::invalid(pos, "a valid value", format!("{other:?}")),
             },
-            binrw::Error::Io(io) => Error::new(0, ErrorKind::Io(io)),
+            // binrw does not say where the stream failed.
+            binrw::Error::Io(io) => Error::io(format!("I/O error: {io}"), io),
             other => {
                 let pos = match &other {
                     binrw::Error::BadMagic { pos, .. }

@@ -222,7 +222,7 @@ impl<R: Read + Seek + ?Sized> Input for IoInput<'_, R> {
 /// Generated writers report, around every field, element, count, tag and signature they
 /// write, where it starts ([`enter`](Output::enter)) and ends ([`leave`](Output::leave)).
 /// Both do nothing by default, and calls to them compile away for outputs that keep the
-/// defaults (`Vec<u8>`, [`IoOutput`]); [`SpanRecorder`](crate::spans::SpanRecorder) uses
+/// defaults (`Vec<u8>`, [`IoOutput`]); [`SpanRecorder`](crate::inspect::spans::SpanRecorder) uses
 /// them to record the byte range of every field.
 pub trait Output {
     /// The offset of the next byte to be written.

@@ -3,12 +3,32 @@
 //! Every format type is an annotated struct or enum; `#[derive(Mmd)]` turns it into a
 //! reader ([`Decode`], `binrw::BinRead`), a writer ([`Encode`], `binrw::BinWrite`), a
 //! layout descriptor ([`layout::Describe`]) and a reflective walk over its fields
-//! ([`walk::Walk`]). On the walk and the writer rest the [spans] (the byte range
-//! of every field, and `explain`: which field holds a byte), the field-level [diff] and
-//! the [dump] (text, and JSON with the `serde` feature); [`inspect`] offers them for
-//! whole files of any [`format::Format`]. For every file that reads without error,
-//! writing the value back gives the same bytes: raw values are stored, typed views are
-//! offered, and nothing is normalised on the way through.
+//! ([`walk::Walk`]). On the walk and the writer rest the [span maps](inspect::spans)
+//! (the byte range of every field, and `explain`: which field holds a byte), the
+//! [field-level differences](inspect::diff) and the [field dump](inspect::dump) (text,
+//! and JSON with the `serde` feature); [`inspect`] offers them for whole files of any
+//! [`inspect::Format`]. For every file that reads without error, writing the value back
+//! gives the same bytes: raw values are stored, typed views are offered, and nothing is
+//! normalised on the way through.
+//!
+//! # How the crate is laid out
+//!
+//! Each layer uses only the layers above it in this list:
+//!
+//! 1. **The runtime** the generated code calls: [`error`], [`io`], [`codec`], [`layout`],
+//!    the leaf types ([`index`], [`text`], [`flags`]), [`walk`], and [`file`](mod@file)
+//!    (whole files in memory and on disk, written atomically).
+//! 2. **Shared views** of MMD's conventions: [`coords`] (right-handed views and the little
+//!    maths they need) and [`physics`] (the rigid-body shape and collision mask of both
+//!    model formats).
+//! 3. **The formats**: [`pmx`], [`pmd`], [`vmd`], [`vpd`]. Each module holds its layout
+//!    types and their small typed views; what is done with a file is in named
+//!    submodules: [`pmx::edit`] and [`pmx::skeleton`], [`vmd::eval`] and [`vmd::edit`].
+//!    Every format has the same whole-file API (`new`, `from_bytes`, `to_bytes`,
+//!    `read_path`, `write_path`, and [`Decode`]/[`Encode`] with the `()` context).
+//! 4. **The inspection tools** for a file of any format: [`inspect`] (format detection,
+//!    the round-trip check, `mmd info`'s facts, diff, dump, spans and explain).
+//! 5. The built-in [`samples`], and the `mmd` command-line tool (feature `cli`).
 //!
 //! ```
 //! use mmd_formats::pmx::Pmx;
@@ -106,24 +126,36 @@
 extern crate self as mmd_formats;
 
 pub mod codec;
-pub mod diff;
-pub mod dump;
+pub mod coords;
 pub mod error;
 pub mod file;
 pub mod flags;
-pub mod format;
 pub mod index;
 pub mod inspect;
 pub mod io;
 pub mod layout;
+pub mod physics;
 pub mod pmd;
 pub mod pmx;
 pub mod samples;
-pub mod spans;
 pub mod text;
 pub mod vmd;
 pub mod vpd;
 pub mod walk;
+
+// The paths the inspection tools had before they moved under `inspect`, kept so that code
+// written against them still compiles.
+#[doc(hidden)]
+pub use inspect::{diff, dump, spans};
+
+/// The paths of format detection, the round-trip check and `mmd info` before they moved
+/// under [`inspect`]; kept so that code written against them still compiles.
+#[doc(hidden)]
+pub mod format {
+    pub use crate::inspect::{
+        check_roundtrip, compare, field_at, info, CheckOutcome, Format, Info, InfoValue,
+    };
+}
 
 #[doc(hidden)]
 pub mod rt;

@@ -108,14 +108,76 @@ pub fn offset_in<T: Encode<C> + ?Sized, C: ?Sized>(
     ctx: &C,
     path: &[PathSegment],
 ) -> Option<u64> {
-    let segs: Vec<Segment> = path
+    let target: Vec<Segment> = path
         .iter()
         .map(|s| match s {
             PathSegment::Field(n) => Segment::Field(n),
             PathSegment::Index(i) => Segment::Index(*i),
         })
         .collect();
-    crate::spans::Spans::of(value, ctx).ok()?.locate(&segs)
+    let mut loc = Locator {
+        target: &target,
+        stack: Vec::new(),
+        pos: 0,
+        found: None,
+        parent_data: None,
+    };
+    value.encode(&mut loc, ctx).ok()?;
+    loc.found.or_else(|| {
+        // An element of a byte run, which is written as one piece: the run's data (after
+        // its count, if it has one) plus the index.
+        let (Segment::Index(i), _) = target.split_last()? else {
+            return None;
+        };
+        loc.parent_data?.checked_add(*i as u64)
+    })
+}
+
+/// An [`Output`] that counts bytes and notes where the value at one path starts.
+struct Locator<'p> {
+    target: &'p [Segment],
+    stack: Vec<Segment>,
+    pos: u64,
+    found: Option<u64>,
+    /// Where the data of the target's parent starts (after its count, if any).
+    parent_data: Option<u64>,
+}
+
+impl Locator<'_> {
+    fn parent(&self) -> &[Segment] {
+        &self.target[..self.target.len().saturating_sub(1)]
+    }
+}
+
+impl Output for Locator<'_> {
+    fn position(&self) -> u64 {
+        self.pos
+    }
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        self.pos += bytes.len() as u64;
+        Ok(())
+    }
+    fn enter(&mut self, seg: Segment) {
+        self.stack.push(seg);
+        if self.found.is_none() && self.stack == self.target {
+            self.found = Some(self.pos);
+        }
+        if self.parent_data.is_none() && self.stack == self.parent() {
+            self.parent_data = Some(self.pos);
+        }
+    }
+    fn leave(&mut self) {
+        // The parent's count ends where its data starts.
+        if let Some((Segment::Count, above)) = self.stack.split_last() {
+            if above == self.parent() {
+                self.parent_data = Some(self.pos);
+            }
+        }
+        self.stack.pop();
+    }
+    fn records_spans(&self) -> bool {
+        true
+    }
 }
 
 /// Where the value at a path below a field starts, relative to the field (see

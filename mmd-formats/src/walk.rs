@@ -4,7 +4,7 @@
 //! [`Walk`] is implemented by the derive for every format type and by hand for the
 //! hand-written codecs (text, indices, flags, VPD). A [`Visitor`] receives the walk as
 //! events; [`Value`] is the tree the [`Tree`] visitor builds from them, which the
-//! [dump](crate::dump), [diff](crate::diff) and [explanations](crate::spans) use.
+//! [dump](crate::inspect::dump), [diff](crate::inspect::diff) and [explanations](crate::inspect::spans) use.
 //!
 //! The walk holds everything that decides the bytes: floats are kept as their bits, text
 //! as its raw bytes, indices and flags as their raw values. So two values of the same type
@@ -27,7 +27,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// One step of a path into a value: what the generated writer reports around each field
-/// and element (see [`crate::spans`]), and what the walk's tree is indexed by.
+/// and element (see [`crate::inspect::spans`]), and what the walk's tree is indexed by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Segment {
     /// A named field (`bones`), a tuple field (`0`), an enum variant (`Bdef2`), or the
@@ -164,7 +164,7 @@ pub enum Leaf {
         /// Every named bit of the type: (name, mask).
         names: &'static [(&'static str, u64)],
     },
-    /// The count before a counted sequence (only in [explanations](crate::spans)).
+    /// The count before a counted sequence (only in [explanations](crate::inspect::spans)).
     Count(u64),
 }
 

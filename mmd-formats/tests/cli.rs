@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use mmd_formats::format::{check_roundtrip, CheckOutcome, Format};
+use mmd_formats::inspect::{check_roundtrip, CheckOutcome, Format};
 use mmd_formats::samples::{self, Sample};
 
 /// Runs `mmd` with `args`.
@@ -140,7 +140,12 @@ fn a_tree_of_good_truncated_and_unknown_files() {
     let expected = vec![
         format!("ok      {} ({name})", dir.shown("a_valid.bin")),
         format!("FAILED  {} ({name}): {error}", dir.shown("b_truncated.bin")),
-        format!("unsupported {}", dir.shown("c_unknown.bin")),
+        // Why it is unsupported: no signature, and what the file starts with.
+        format!(
+            "unsupported {}: no known signature (PMX, PMD, VMD or VPD); the file starts with \
+             4e 4f 54 20 41 4e 20 4d 4d 44 20 46 49 4c 45 0a (\"NOT AN MMD FILE.\")",
+            dir.shown("c_unknown.bin")
+        ),
         format!(
             "ok      {} ({name})",
             dir.shown("d_sub/e_deeper/f_nested.bin")
@@ -187,7 +192,12 @@ fn json_has_the_same_entries_and_counts() {
     assert!(error.is_truncated(), "{error}");
     assert_eq!(truncated["truncated"], true);
     let unknown = &files[2];
-    assert!(unknown["format"].is_null() && unknown["error"].is_null());
+    assert!(unknown["format"].is_null());
+    assert_eq!(
+        unknown["error"],
+        "no known signature (PMX, PMD, VMD or VPD); the file starts with 4e 4f 54 20 41 4e 20 \
+         4d 4d 44 20 46 49 4c 45 0a (\"NOT AN MMD FILE.\")"
+    );
     assert!(unknown["truncated"].is_null() && files[0]["truncated"].is_null());
     assert!(files[0]["error"].is_null() && files[0]["offset"].is_null());
 }
@@ -305,4 +315,27 @@ fn the_summary_parser_is_strict() {
         parse_summary("x files: 2 byte-exact, 1 failed, 1 unsupported"),
         None
     );
+}
+
+/// A FIFO is never opened (reading one could block forever): it is unsupported, and its
+/// line says why.
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_unsupported_and_says_why() {
+    let dir = TempDir::new("fifo");
+    let fifo = dir.path().join("pipe");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {}", fifo.display());
+    let output = mmd(&["check", dir.path().to_str().unwrap()]);
+    assert_eq!(
+        stdout_lines(&output),
+        [
+            format!("unsupported {}: not a regular file", dir.shown("pipe")),
+            "1 files: 0 byte-exact, 0 failed, 1 unsupported".to_owned(),
+        ]
+    );
+    assert_eq!(output.status.code(), Some(1), "nothing was checked");
 }

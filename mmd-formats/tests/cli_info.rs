@@ -30,7 +30,7 @@ fn info_reports_format_and_counts_for_every_sample() {
         let p = path.to_str().unwrap();
         let (code, text) = info(&[p]);
         assert_eq!(code, 0, "{}: {text}", s.name);
-        let fmt = mmd_formats::format::Format::detect(&s.bytes).unwrap();
+        let fmt = mmd_formats::inspect::Format::detect(&s.bytes).unwrap();
         assert!(
             text.contains(&format!("format: {}\n", fmt.name())),
             "{text}"

@@ -98,7 +98,17 @@ fn dump_exit_codes() {
     assert!(out.is_empty());
     assert!(err.contains("bone_keys"), "{err}");
     let junk = dir.file("junk.bin", b"not a model");
-    assert_eq!(mmd(&["dump", &junk]).0, 2);
+    let (code, out, err) = mmd(&["dump", &junk]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    // The message says why the format is unknown: what the file starts with.
+    assert_eq!(
+        err,
+        format!(
+            "mmd dump: {junk}: no known signature (PMX, PMD, VMD or VPD); the file starts \
+             with 6e 6f 74 20 61 20 6d 6f 64 65 6c (\"not a model\")\n"
+        )
+    );
     let missing = Path::new(&dir.0).join("missing.pmx");
     assert_eq!(mmd(&["dump", missing.to_str().unwrap()]).0, 2);
     let (code, help, _) = mmd(&["dump", "--help"]);

@@ -8,7 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use mmd_formats::pmx::{ColorTarget, Lang, NameTarget, Pmx};
+use mmd_formats::pmx::edit::{ColorTarget, Lang, NameTarget};
+use mmd_formats::pmx::Pmx;
 use serde_json::Value;
 
 fn mmd(args: &[&str]) -> Output {

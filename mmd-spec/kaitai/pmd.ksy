@@ -487,12 +487,16 @@ types:
         type: u1
         doc: |
           Collision group, 0-15.
-      - id: mask
+      - id: collision_mask
         type: u2
         doc: |
-          Group mask (16 bits, one per group). The sources disagree on its name and sense:
-          "collisionMask" (MMDAgent, which passes it to Bullet as the collide-with mask),
-          "group_target" (Kaitai), "no_collision_group" (pymeshio). Kept as stored.
+          The groups the body collides with (16 bits): bit n set = collides with group n.
+          Editors show the clear bits as the "non-collision groups" (the documents call the
+          field 非衝突グループ, noCollisionGroupFlag, "non-collision mask"); a body of group 0
+          that ignores its own group stores 0xFFFE. Kept as stored.
+
+          Other readers name it "collisionMask" (MMDAgent, which passes it to Bullet as the
+          collide-with mask), "group_target" (Kaitai), "no_collision_group" (pymeshio).
       - id: shape
         type: u1
         doc: |

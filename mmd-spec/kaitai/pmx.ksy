@@ -577,10 +577,13 @@ types:
         type: u1
         doc: |
           Collision group (0-15).
-      - id: no_collision_mask
+      - id: collision_mask
         type: u2
         doc: |
-          Non-collision mask: bit n set = does not collide with group n.
+          The groups the body collides with (16 bits): bit n set = collides with group n.
+          Editors show the clear bits as the "non-collision groups" (the documents call the
+          field 非衝突グループ, noCollisionGroupFlag, "non-collision mask"); a body of group 0
+          that ignores its own group stores 0xFFFE. Kept as stored.
       - id: shape
         type: u1
         doc: |
@@ -741,10 +744,11 @@ types:
         type: u1
         doc: |
           Collision group.
-      - id: no_collision_mask
+      - id: collision_mask
         type: u2
         doc: |
-          Non-collision mask.
+          The groups the soft body collides with (16 bits): bit n set = collides with group
+          n; editors show the clear bits as the "non-collision groups". Kept as stored.
       - id: flags
         type: soft_body_flags
         doc: |

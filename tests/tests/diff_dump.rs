@@ -1,9 +1,9 @@
 //! Field-level diff and the JSON dump, over samples and fixtures, and over a small derived
 //! type that uses every directive.
 
-use mmd_formats::diff::{diff, diff_values, Change, Difference};
-use mmd_formats::format::Format;
-use mmd_formats::spans::Spans;
+use mmd_formats::inspect::diff::{diff, diff_values, Change, Difference};
+use mmd_formats::inspect::spans::Spans;
+use mmd_formats::inspect::Format;
 use mmd_formats::walk::{Leaf, Path, Segment, Value};
 use mmd_formats::{Decode, Mmd, SliceInput};
 

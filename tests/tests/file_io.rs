@@ -1,6 +1,6 @@
 //! Path reading and atomic writing, for every format.
 
-use mmd_formats::format::{check_roundtrip, CheckOutcome, Format};
+use mmd_formats::inspect::{check_roundtrip, CheckOutcome, Format};
 use mmd_formats::{pmd::Pmd, pmx::Pmx, vmd::Vmd, vpd::Vpd};
 use std::path::{Path, PathBuf};
 

@@ -14,7 +14,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 
 use mmd_formats::error::ErrorKind;
-use mmd_formats::format::Format;
+use mmd_formats::inspect::Format;
 use mmd_formats::{pmd::Pmd, pmx::Pmx, samples, vmd::Vmd, vpd::Vpd};
 
 /// A global allocator that counts the bytes currently allocated and their peak.

@@ -8,7 +8,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use mmd_formats::format::{check_roundtrip, CheckOutcome, Format};
+use mmd_formats::inspect::{check_roundtrip, CheckOutcome, Format};
 use mmd_formats::{pmd::Pmd, pmx::Pmx, samples, vmd::Vmd, vpd::Vpd};
 
 /// One input file under test.

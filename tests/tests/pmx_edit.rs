@@ -8,6 +8,8 @@
 //! Seeds: 000 = `000_f2e3f77f1f809299.txt` (PMX structure and editing traps), 001/002 (bone
 //! flag 0x1000, rigid-body physics modes), 003 = `003_d2f1a0b9a90d623c.txt` (deform layers).
 
+use mmd_formats::pmx::edit::*;
+use mmd_formats::pmx::skeleton::*;
 use mmd_formats::pmx::*;
 use mmd_formats::{BoneIndex, Encode, PmxText, TextEncoding};
 use mmd_tests::pmx_bytes::*;
@@ -362,7 +364,7 @@ fn recolouring_diffuse_changes_exactly_its_12_rgb_bytes() {
         let (f, at) = two_material_model(enc);
         let before = f.bytes();
         let mut p = read(&before);
-        let m = p.find(Item::Material, "髪").unwrap();
+        let m = p.find_name(Item::Material, "髪").unwrap().unwrap();
         assert_eq!(m, 1);
         // The old values are 0.8, 0.6, 0.4 (0x3f4ccccd, 0x3f19999a, 0x3ecccccd); the new
         // 0.25, 0.125, 0.0625 (0x3e800000, 0x3e000000, 0x3d800000) differ in every byte.
@@ -433,7 +435,7 @@ fn recolouring_to_the_same_colour_changes_nothing_and_bad_indices_fail() {
 // ---------------------------------------------------------------------------------------
 
 #[test]
-fn find_takes_the_local_name_then_the_english_name_then_an_index() {
+fn find_name_takes_the_local_name_then_the_english_name() {
     let mut f = F::v20([1; 6]);
     let mut b = f.b();
     morph(&mut b, "あ", "a");
@@ -443,39 +445,25 @@ fn find_takes_the_local_name_then_the_english_name_then_an_index() {
     morph(&mut b, "dup", "");
     f.set(MORPHS, 5, &b);
     let p = f.read();
-    assert_eq!(p.find(Item::Morph, "あ").unwrap(), 0, "local name first");
-    assert_eq!(p.find(Item::Morph, "one").unwrap(), 1, "then English");
+    assert_eq!(p.count(Item::Morph), 5);
+    assert_eq!(p.count(Item::Bone), 0);
+    let find = |name: &str| p.find_name(Item::Morph, name);
+    assert_eq!(find("あ").unwrap(), Some(0), "local name first");
+    assert_eq!(find("one").unwrap(), Some(1), "then English");
     assert_eq!(
-        p.find(Item::Morph, "1").unwrap(),
-        1,
-        "a name before an index"
+        find("1").unwrap(),
+        Some(1),
+        "a name that is a number is a name"
     );
-    assert_eq!(p.find(Item::Morph, "2").unwrap(), 2, "then an index");
-    match p.find(Item::Morph, "dup").unwrap_err() {
+    // An index is not a name: reading one is the caller's choice (`mmd pmx` does).
+    assert_eq!(find("2").unwrap(), None);
+    assert_eq!(find("nope").unwrap(), None);
+    match find("dup").unwrap_err() {
         EditError::Ambiguous { indices, lang, .. } => {
             assert_eq!((indices, lang), (vec![3, 4], Lang::Local))
         }
         e => panic!("{e}"),
     }
-    assert!(matches!(
-        p.find(Item::Morph, "5").unwrap_err(),
-        EditError::OutOfRange {
-            index: 5,
-            count: 5,
-            ..
-        }
-    ));
-    assert!(matches!(
-        p.find(Item::Morph, "nope").unwrap_err(),
-        EditError::NotFound { count: 5, .. }
-    ));
-    assert!(matches!(
-        p.find(Item::Bone, "0").unwrap_err(),
-        EditError::OutOfRange { count: 0, .. }
-    ));
-    // An index too large for usize is not a name either.
-    let e = p.find(Item::Morph, "99999999999999999999999").unwrap_err();
-    assert!(matches!(e, EditError::NotFound { .. }), "{e}");
 }
 
 // ---------------------------------------------------------------------------------------

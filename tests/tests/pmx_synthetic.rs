@@ -1560,7 +1560,7 @@ fn rigid_body_fields_in_order() {
     for (i, r) in p.rigid_bodies.iter().enumerate() {
         assert_eq!(r.bone.raw(), i as i32 - 1);
         assert_eq!(r.group, 3);
-        assert_eq!(r.no_collision_mask, 0xfffe);
+        assert_eq!(r.collision_mask, 0xfffe);
         assert_eq!(r.shape as usize, i);
         assert_eq!(r.size, [1.0, 2.0, 3.0]);
         assert_eq!(r.position, [4.0, 5.0, 6.0]);
@@ -1649,7 +1649,7 @@ fn soft_body_fields_anchors_and_pins() {
     assert_eq!(a.shape, 1);
     assert_eq!(a.material.raw(), 70000);
     assert_eq!(
-        (a.group, a.no_collision_mask, a.flags.bits()),
+        (a.group, a.collision_mask, a.flags.bits()),
         (2, 0xff00, 0x05)
     );
     assert_eq!((a.b_link_distance, a.cluster_count), (3, 4));
@@ -1971,7 +1971,7 @@ fn write_checks_the_model_is_consistent() {
 /// the record that holds the byte (`faces[1]`).
 #[test]
 fn field_at_names_the_field_inside_a_counted_section() {
-    use mmd_formats::format::{field_at, Format};
+    use mmd_formats::inspect::{field_at, Format};
     let mut f = F::v20([2, 1, 1, 1, 1, 1]);
     let mut b = f.b();
     b.vi(0).vi(1).vi(2);

@@ -1105,7 +1105,7 @@ fn rigid_body_record_layout() {
     let r = &p.rigid_bodies[0];
     assert!(r.bone.is_none());
     assert_eq!(
-        (r.group, r.no_collision_mask, r.shape, r.mode),
+        (r.group, r.collision_mask, r.shape, r.mode),
         (15, 0x8001, 2, 1)
     );
     assert_eq!(r.friction, 2.0);

@@ -9,8 +9,8 @@
 //! small files; a stride and every leaf boundary of large ones) must be explained by a
 //! leaf whose span holds it.
 
-use mmd_formats::format::Format;
-use mmd_formats::spans::explain_in;
+use mmd_formats::inspect::spans::explain_in;
+use mmd_formats::inspect::Format;
 use mmd_formats::walk::{Leaf, Path, Segment, TextKind, Value};
 use mmd_formats::{IndexKind, TextEncoding};
 

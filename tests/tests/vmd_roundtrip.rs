@@ -2,7 +2,7 @@
 //! fixtures: an error with an offset inside the file, read without allocating from the
 //! bogus count.
 
-use mmd_formats::format::{field_at, Format};
+use mmd_formats::inspect::{field_at, Format};
 use mmd_formats::samples;
 use mmd_formats::vmd::Vmd;
 use mmd_formats::ErrorKind;

@@ -4,6 +4,9 @@
 //! Expected values are derived by hand in the comments next to them. Every test builds
 //! its input in code; the fixture tests run over `fixtures/vmd` when it is there.
 
+use mmd_formats::coords::*;
+use mmd_formats::vmd::edit::*;
+use mmd_formats::vmd::eval::*;
 use mmd_formats::vmd::*;
 use mmd_formats::ShiftJis;
 use mmd_tests::{assert_bytes_eq, corpus_files};
@@ -597,7 +600,7 @@ fn right_handed_view_flips_z() {
         }
     }
     // The same holds for a sampled pose.
-    let pose = BonePose::of(&key).to_right_handed();
+    let pose = BoneState::of(&key).to_right_handed();
     assert_eq!(pose.position, key.position_rh());
     assert_eq!(pose.rotation, key.rotation_rh());
     // Camera: target Z negated, Euler Z negated (seed 004: "Zだけ反転").

@@ -741,8 +741,8 @@ fn ik_count_beyond_the_file_is_error() {
 /// カメラが10件以下 / 不明 上のどれにも当てはまらない"
 #[test]
 fn kind_thresholds() {
-    use Kind::*;
-    let k = Kind::classify;
+    use MotionKind::*;
+    let k = MotionKind::classify;
     assert_eq!(k(11, 0, 0, 0), Motion);
     assert_eq!(k(10, 0, 0, 0), Unknown);
     assert_eq!(k(11, 11, 11, 5), Motion, "bone first");
@@ -865,7 +865,7 @@ fn summary_openmmd_light() {
         (0, Some(0), Some(0), Some(2))
     );
     assert_eq!((s.self_shadow_keys, s.show_ik_keys), (Some(0), None));
-    assert_eq!(s.kind, Kind::Light);
+    assert_eq!(s.kind, MotionKind::Light);
     assert_eq!(s.frame_range, Some((0, 34)));
     assert_eq!(s.duration_secs, 34.0 / 30.0);
     assert!(s.bone_names.is_empty() && s.morph_names.is_empty());
@@ -895,7 +895,7 @@ fn summary_miu_morph_a() {
         ),
         (Some(0), Some(0), Some(0), Some(0))
     );
-    assert_eq!(s.kind, Kind::Unknown);
+    assert_eq!(s.kind, MotionKind::Unknown);
     assert_eq!(s.morph_names, ["あ"]);
     assert_eq!(s.frame_range, Some((0, 0)));
     assert_eq!(s.duration_secs, 0.0);
@@ -919,7 +919,7 @@ fn summary_vmdgadgets_camera() {
         (s.light_keys, s.self_shadow_keys, s.show_ik_keys),
         (Some(0), Some(0), Some(0))
     );
-    assert_eq!(s.kind, Kind::Camera);
+    assert_eq!(s.kind, MotionKind::Camera);
     assert_eq!(s.frame_range, Some((0, 1515)));
     assert_eq!(s.duration_secs, 50.5);
     assert_eq!(s.camera_cuts, 5);

@@ -22,12 +22,13 @@ mod model;
 mod morph;
 mod physics;
 
+pub use crate::physics::{CollisionMask, RigidShape};
 pub use bone::{Bone, BoneDisplay, BoneKind, IkChain};
 pub use extension::{English, EnglishNames, ToonTextures};
 pub use header::{Header, PmdCounts};
 pub use model::{Material, TextureFiles, Vertex};
 pub use morph::{Morph, MorphElement, MorphKind};
-pub use physics::{Joint, RigidBody, RigidShape};
+pub use physics::{Joint, RigidBody};
 
 use crate::text::ShiftJis;
 use crate::Mmd;
@@ -142,6 +143,34 @@ pub struct PmdSummary {
 }
 
 impl Pmd {
+    /// A new model with no vertices, faces, materials, bones, IK chains, morphs or bone
+    /// frames, named `name` (encoded as Shift_JIS, at most 20 bytes), with the extension
+    /// blocks PMD editors write: the English flag 0 (no English names), the standard toon
+    /// textures (`toon01.bmp` … `toon10.bmp`), and no rigid bodies or joints.
+    /// [`Pmd::default`] is the same model with every extension absent and an empty name.
+    ///
+    /// ```
+    /// use mmd_formats::pmd::Pmd;
+    /// # fn main() -> Result<(), mmd_formats::Error> {
+    /// let model = Pmd::new("ミク")?;
+    /// assert_eq!(Pmd::from_bytes(&model.to_bytes()?)?, model);
+    /// assert_eq!(model.summary().rigid_bodies, Some(0));
+    /// # Ok(()) }
+    /// ```
+    pub fn new(name: &str) -> crate::error::Result<Self> {
+        Ok(Pmd {
+            header: Header {
+                name: ShiftJis::new(name)?,
+                ..Header::default()
+            },
+            english: Some(English::default()),
+            toon_textures: Some(ToonTextures::standard()),
+            rigid_bodies: Some(Vec::new()),
+            joints: Some(Vec::new()),
+            ..Pmd::default()
+        })
+    }
+
     /// Version, section counts and which extensions are present.
     pub fn summary(&self) -> PmdSummary {
         PmdSummary {

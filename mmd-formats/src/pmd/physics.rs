@@ -1,5 +1,6 @@
 //! Rigid bodies and joints (the physics extension).
 
+use crate::physics::{CollisionMask, RigidShape};
 use crate::text::ShiftJis;
 use crate::Mmd;
 
@@ -15,10 +16,14 @@ pub struct RigidBody {
     pub bone: u16,
     /// Collision group, 0-15.
     pub group: u8,
-    /// Group mask (16 bits, one per group). The sources disagree on its name and sense:
-    /// "collisionMask" (MMDAgent, which passes it to Bullet as the collide-with mask),
-    /// "group_target" (Kaitai), "no_collision_group" (pymeshio). Kept as stored.
-    pub mask: u16,
+    /// The groups the body collides with (16 bits): bit n set = collides with group n.
+    /// Editors show the clear bits as the "non-collision groups" (the documents call the
+    /// field 非衝突グループ, noCollisionGroupFlag, "non-collision mask"); a body of group 0
+    /// that ignores its own group stores 0xFFFE. Kept as stored.
+    ///
+    /// Other readers name it "collisionMask" (MMDAgent, which passes it to Bullet as the
+    /// collide-with mask), "group_target" (Kaitai), "no_collision_group" (pymeshio).
+    pub collision_mask: u16,
     /// Shape, see [`RigidShape`]: 0 sphere, 1 box, 2 capsule.
     pub shape: u8,
     /// Size (x, y, z): sphere: radius only; box: all three; capsule: radius and height.
@@ -42,19 +47,6 @@ pub struct RigidBody {
     pub mode: u8,
 }
 
-/// The rigid-body shape byte as a typed view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RigidShape {
-    /// 0: sphere.
-    Sphere,
-    /// 1: box.
-    Box,
-    /// 2: capsule.
-    Capsule,
-    /// Any other value, as stored.
-    Other(u8),
-}
-
 impl RigidBody {
     /// The related bone, or `None` for 0xFFFF.
     pub fn bone_index(&self) -> Option<u16> {
@@ -63,12 +55,13 @@ impl RigidBody {
 
     /// The shape as a typed view.
     pub fn shape_kind(&self) -> RigidShape {
-        match self.shape {
-            0 => RigidShape::Sphere,
-            1 => RigidShape::Box,
-            2 => RigidShape::Capsule,
-            other => RigidShape::Other(other),
-        }
+        RigidShape::from_byte(self.shape)
+    }
+
+    /// The collision mask ([`collision_mask`](Self::collision_mask)) as a typed view:
+    /// which groups the body collides with.
+    pub fn collides_with(&self) -> CollisionMask {
+        CollisionMask(self.collision_mask)
     }
 }
 

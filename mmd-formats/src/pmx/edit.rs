@@ -12,11 +12,13 @@
 //!   not enough); nothing else changes, and renaming back gives the original file.
 //!
 //! ```
-//! use mmd_formats::pmx::{ColorTarget, Item, Lang, NameTarget, Pmx};
+//! use mmd_formats::pmx::edit::{ColorTarget, Item, Lang, NameTarget};
+//! use mmd_formats::pmx::Pmx;
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let bytes = mmd_formats::samples::pmx_samples().remove(0).1;
 //! let mut model = Pmx::from_bytes(&bytes)?;
-//! let first = model.find(Item::Material, "0")?; // a name, or else an index
+//! let name = model.materials[0].name.to_string_lossy().into_owned();
+//! let first = model.find_name(Item::Material, &name)?.expect("the first material's name");
 //! let report = model.recolor(first, ColorTarget::Diffuse, [1.0, 0.0, 0.0])?;
 //! assert_eq!(report.new, [1.0, 0.0, 0.0]);
 //! let recoloured = model.to_bytes()?;
@@ -77,6 +79,14 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// Of a record's local and English name, the one this says.
+    fn pick<T>(self, local: T, english: T) -> T {
+        match self {
+            Lang::Local => local,
+            Lang::English => english,
+        }
+    }
+
     /// The field name (`name` or `name_en`).
     pub const fn field(self) -> &'static str {
         match self {
@@ -136,7 +146,8 @@ impl ColorTarget {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum EditError {
-    /// No record has this name (local or English), and it is not the index of one.
+    /// No record has this name (local or English), and it is not the index of one: what
+    /// a lookup by name or index (such as `mmd pmx`'s) reports.
     NotFound {
         /// The kind of record looked for.
         item: Item,
@@ -375,44 +386,43 @@ impl Pmx {
         }
     }
 
-    /// Finds a record by name or index: a record whose local name is `key`, else one
-    /// whose English name is `key`, else, when `key` is a decimal number, the record of
-    /// that index. A name that more than one record has is [`EditError::Ambiguous`].
-    pub fn find(&self, item: Item, key: &str) -> Result<usize, EditError> {
+    /// How many records of a kind the model has.
+    pub fn count(&self, item: Item) -> usize {
+        match item {
+            Item::Material => self.materials.len(),
+            Item::Bone => self.bones.len(),
+            Item::Morph => self.morphs.len(),
+        }
+    }
+
+    /// Finds a record by name: the record whose local name is `name`, else the one whose
+    /// English name is `name`; `None` when no record has it. A name that more than one
+    /// record has (among the local names, or else among the English ones) is
+    /// [`EditError::Ambiguous`].
+    pub fn find_name(&self, item: Item, name: &str) -> Result<Option<usize>, EditError> {
         let names = self.names(item);
         for lang in [Lang::Local, Lang::English] {
             let k = lang as usize;
             let indices: Vec<usize> = names
                 .iter()
                 .enumerate()
-                .filter(|(_, n)| n[k].to_str().is_some_and(|s| s == key))
+                .filter(|(_, n)| n[k].to_str().is_some_and(|s| s == name))
                 .map(|(i, _)| i)
                 .collect();
             match indices.as_slice() {
                 [] => continue,
-                [one] => return Ok(*one),
+                [one] => return Ok(Some(*one)),
                 _ => {
                     return Err(EditError::Ambiguous {
                         item,
-                        key: key.to_owned(),
+                        key: name.to_owned(),
                         lang,
                         indices,
                     })
                 }
             }
         }
-        let count = names.len();
-        match key.parse::<usize>() {
-            Ok(index) if index < count => Ok(index),
-            Ok(index) if key.bytes().all(|b| b.is_ascii_digit()) => {
-                Err(EditError::OutOfRange { item, index, count })
-            }
-            _ => Err(EditError::NotFound {
-                item,
-                key: key.to_owned(),
-                count,
-            }),
-        }
+        Ok(None)
     }
 
     /// The stored name of a record (`None` when the index is not that of a record).
@@ -423,47 +433,36 @@ impl Pmx {
             NameTarget::Bone(i) => self.bones.get(i).map(|b| [&b.name, &b.name_en])?,
             NameTarget::Morph(i) => self.morphs.get(i).map(|m| [&m.name, &m.name_en])?,
         };
-        let [local, en] = pair;
-        Some(match lang {
-            Lang::Local => local,
-            Lang::English => en,
-        })
+        let [local, english] = pair;
+        Some(lang.pick(local, english))
     }
 
     fn name_slot(&mut self, target: NameTarget, lang: Lang) -> Result<&mut PmxText, EditError> {
-        let out_of_range =
-            |item: Item, index: usize, count: usize| EditError::OutOfRange { item, index, count };
-        let pair = match target {
-            NameTarget::Model => (&mut self.model.name, &mut self.model.name_en),
-            NameTarget::Material(i) => {
-                let count = self.materials.len();
-                let m = self
-                    .materials
-                    .get_mut(i)
-                    .ok_or_else(|| out_of_range(Item::Material, i, count))?;
-                (&mut m.name, &mut m.name_en)
+        let (item, index) = match target {
+            NameTarget::Model => {
+                return Ok(lang.pick(&mut self.model.name, &mut self.model.name_en))
             }
-            NameTarget::Bone(i) => {
-                let count = self.bones.len();
-                let b = self
-                    .bones
-                    .get_mut(i)
-                    .ok_or_else(|| out_of_range(Item::Bone, i, count))?;
-                (&mut b.name, &mut b.name_en)
-            }
-            NameTarget::Morph(i) => {
-                let count = self.morphs.len();
-                let m = self
-                    .morphs
-                    .get_mut(i)
-                    .ok_or_else(|| out_of_range(Item::Morph, i, count))?;
-                (&mut m.name, &mut m.name_en)
-            }
+            NameTarget::Material(i) => (Item::Material, i),
+            NameTarget::Bone(i) => (Item::Bone, i),
+            NameTarget::Morph(i) => (Item::Morph, i),
         };
-        Ok(match lang {
-            Lang::Local => pair.0,
-            Lang::English => pair.1,
-        })
+        let count = self.count(item);
+        let pair = match item {
+            Item::Material => self
+                .materials
+                .get_mut(index)
+                .map(|m| (&mut m.name, &mut m.name_en)),
+            Item::Bone => self
+                .bones
+                .get_mut(index)
+                .map(|b| (&mut b.name, &mut b.name_en)),
+            Item::Morph => self
+                .morphs
+                .get_mut(index)
+                .map(|m| (&mut m.name, &mut m.name_en)),
+        };
+        let (local, english) = pair.ok_or(EditError::OutOfRange { item, index, count })?;
+        Ok(lang.pick(local, english))
     }
 
     /// Sets one RGB colour of material `material` to `rgb`, writing nothing else: the

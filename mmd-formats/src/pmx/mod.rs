@@ -5,22 +5,37 @@
 //! followed by its records: vertices, faces (vertex indices, three per triangle), textures,
 //! materials, bones, morphs, display frames, rigid bodies, joints, and in 2.1 soft bodies.
 //! Bytes after the last section are kept in [`Pmx::trailing`].
+//!
+//! This module holds the layout types and their small typed views. What is done with a
+//! model is in two submodules: [`edit`] recolours materials and renames records, changing
+//! only the bytes of the field edited, and [`skeleton`] orders the bones as a tree, gives
+//! their local positions and deform order, and finds the bones physics drives.
+//!
+//! ```
+//! use mmd_formats::pmx::{PmxContext, Pmx};
+//! # fn main() -> Result<(), mmd_formats::Error> {
+//! let model = Pmx::new("初音ミク", &PmxContext::default());
+//! let bytes = model.to_bytes()?;
+//! assert_eq!(&bytes[..4], b"PMX ");
+//! assert_eq!(Pmx::from_bytes(&bytes)?, model);
+//! assert_eq!(model.summary().name, "初音ミク");
+//! # Ok(()) }
+//! ```
 
 mod bone;
-mod edit;
+pub mod edit;
 mod frame;
 mod header;
 mod material;
 mod morph;
 mod physics;
-mod skeleton;
+pub mod skeleton;
 mod soft_body;
+mod summary;
 mod vertex;
 
+pub use crate::physics::{CollisionMask, RigidShape};
 pub use bone::{Bone, BoneFlags, BoneTail, Ik, IkLink, Inherit, LocalAxes};
-pub use edit::{
-    ColorTarget, EditError, Item, Lang, NameTarget, RecolorReport, RenameReport, RenameWarning,
-};
 pub use frame::{DisplayFrame, FrameElement};
 pub use header::{Header, ModelInfo, PmxContext};
 pub use material::{Material, MaterialFlags, Toon};
@@ -29,8 +44,8 @@ pub use morph::{
     VertexOffset,
 };
 pub use physics::{Joint, RigidBody};
-pub use skeleton::{deform_order, PhysicsBones, Skeleton, SkeletonProblem};
 pub use soft_body::{SoftBody, SoftBodyAnchor, SoftBodyFlags};
+pub use summary::PmxSummary;
 pub use vertex::{Vertex, Weight};
 
 use crate::error::Result;
@@ -97,6 +112,36 @@ pub struct Pmx {
 }
 
 impl Pmx {
+    /// A new model with no vertices, faces, textures, materials, bones, morphs, display
+    /// frames, rigid bodies or joints, whose header declares `context` (version, text
+    /// encoding, additional UVs, index widths; [`PmxContext::default`] is PMX 2.0, UTF-16LE,
+    /// no additional UV and 4-byte indices). The name is encoded as `context` says; the
+    /// English name and the comments are empty. A version 2.1 context gives an empty
+    /// soft-body block.
+    pub fn new(name: &str, context: &PmxContext) -> Self {
+        let text = |s: &str| PmxText::new(s, context.encoding);
+        Pmx {
+            header: Header::new(context),
+            model: ModelInfo {
+                name: text(name),
+                name_en: text(""),
+                comment: text(""),
+                comment_en: text(""),
+            },
+            vertices: Vec::new(),
+            faces: Vec::new(),
+            textures: Vec::new(),
+            materials: Vec::new(),
+            bones: Vec::new(),
+            morphs: Vec::new(),
+            display_frames: Vec::new(),
+            rigid_bodies: Vec::new(),
+            joints: Vec::new(),
+            soft_bodies: context.is_v21().then(Vec::new),
+            trailing: Vec::new(),
+        }
+    }
+
     /// The context the header declares.
     pub fn context(&self) -> Result<PmxContext> {
         self.header.context()

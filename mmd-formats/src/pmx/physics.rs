@@ -2,6 +2,7 @@
 
 use super::PmxContext;
 use crate::index::{BoneIndex, RigidBodyIndex};
+use crate::physics::{CollisionMask, RigidShape};
 use crate::text::PmxText;
 use crate::Mmd;
 
@@ -17,8 +18,11 @@ pub struct RigidBody {
     pub bone: BoneIndex,
     /// Collision group (0-15).
     pub group: u8,
-    /// Non-collision mask: bit n set = does not collide with group n.
-    pub no_collision_mask: u16,
+    /// The groups the body collides with (16 bits): bit n set = collides with group n.
+    /// Editors show the clear bits as the "non-collision groups" (the documents call the
+    /// field 非衝突グループ, noCollisionGroupFlag, "non-collision mask"); a body of group 0
+    /// that ignores its own group stores 0xFFFE. Kept as stored.
+    pub collision_mask: u16,
     /// Shape: 0 = sphere, 1 = box, 2 = capsule.
     pub shape: u8,
     /// Size (x, y, z); meaning depends on the shape (radius, half extents, radius and height).
@@ -41,6 +45,19 @@ pub struct RigidBody {
     /// Bones of bodies with a mode other than 0 are driven by physics every frame, so a
     /// pose export should leave them out.
     pub mode: u8,
+}
+
+impl RigidBody {
+    /// The shape as a typed view.
+    pub fn shape_kind(&self) -> RigidShape {
+        RigidShape::from_byte(self.shape)
+    }
+
+    /// The collision mask ([`collision_mask`](Self::collision_mask)) as a typed view:
+    /// which groups the body collides with.
+    pub fn collides_with(&self) -> CollisionMask {
+        CollisionMask(self.collision_mask)
+    }
 }
 
 /// One joint (constraint between two rigid bodies).

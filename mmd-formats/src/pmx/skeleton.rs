@@ -21,7 +21,7 @@
 //! [`PhysicsBones`].
 //!
 //! ```
-//! use mmd_formats::pmx::Skeleton;
+//! use mmd_formats::pmx::skeleton::Skeleton;
 //! use mmd_formats::BoneIndex;
 //!
 //! // Bone 0's parent is bone 1, which comes after it; bone 1 is a root.

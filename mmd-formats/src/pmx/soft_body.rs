@@ -31,8 +31,9 @@ pub struct SoftBody {
     pub material: MaterialIndex,
     /// Collision group.
     pub group: u8,
-    /// Non-collision mask.
-    pub no_collision_mask: u16,
+    /// The groups the soft body collides with (16 bits): bit n set = collides with group
+    /// n; editors show the clear bits as the "non-collision groups". Kept as stored.
+    pub collision_mask: u16,
     /// Flags.
     pub flags: SoftBodyFlags,
     /// B-link creation distance.

@@ -6,7 +6,7 @@
 //! width, order or condition fail here; the library's writer takes no part.
 
 use super::{pmd, pmx, vmd, vpd_samples};
-use crate::diff::diff;
+use crate::inspect::diff::diff;
 use crate::pmd::Pmd;
 use crate::pmx::Pmx;
 use crate::vmd::Vmd;

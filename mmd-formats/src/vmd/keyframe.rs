@@ -70,8 +70,9 @@ pub trait Keyframe {
     fn track(&self) -> &[u8];
 }
 
-macro_rules! unnamed_keyframe {
-    ($ty:ty, $block:expr) => {
+/// `impl Keyframe` for a key type: its block, and the track of a key `$key` (`&Self`).
+macro_rules! keyframe {
+    ($ty:ty, $block:expr, |$key:ident| $track:expr) => {
         impl Keyframe for $ty {
             const BLOCK: Block = $block;
             fn frame(&self) -> u32 {
@@ -81,35 +82,19 @@ macro_rules! unnamed_keyframe {
                 self.frame = frame;
             }
             fn track(&self) -> &[u8] {
-                &[]
+                let $key = self;
+                $track
             }
         }
     };
 }
 
-macro_rules! named_keyframe {
-    ($ty:ty, $block:expr) => {
-        impl Keyframe for $ty {
-            const BLOCK: Block = $block;
-            fn frame(&self) -> u32 {
-                self.frame
-            }
-            fn set_frame(&mut self, frame: u32) {
-                self.frame = frame;
-            }
-            fn track(&self) -> &[u8] {
-                self.name.name_bytes()
-            }
-        }
-    };
-}
-
-named_keyframe!(BoneKey, Block::Bone);
-named_keyframe!(MorphKey, Block::Morph);
-unnamed_keyframe!(CameraKey, Block::Camera);
-unnamed_keyframe!(LightKey, Block::Light);
-unnamed_keyframe!(SelfShadowKey, Block::SelfShadow);
-unnamed_keyframe!(ShowIkKey, Block::ShowIk);
+keyframe!(BoneKey, Block::Bone, |key| key.name.name_bytes());
+keyframe!(MorphKey, Block::Morph, |key| key.name.name_bytes());
+keyframe!(CameraKey, Block::Camera, |_key| &[]);
+keyframe!(LightKey, Block::Light, |_key| &[]);
+keyframe!(SelfShadowKey, Block::SelfShadow, |_key| &[]);
+keyframe!(ShowIkKey, Block::ShowIk, |_key| &[]);
 
 /// A number of keys per block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -12,11 +12,17 @@
 //! Records stay in file order (real files are not sorted by frame, and hold repeated
 //! (name, frame) pairs). Bytes after the last block are kept in [`Vmd::trailing`].
 //!
+//! This module holds the layout types and their small typed views (the interpolation
+//! curves, the [`Keyframe`] every key is, the [`summary`](Vmd::summary)). What is done with
+//! a motion is in two submodules: [`eval`] samples a track at any frame (curves, slerp,
+//! camera position), and [`edit`] mirrors, trims, merges, retimes and fills a motion.
+//! Right-handed views of positions and rotations are in [`crate::coords`].
+//!
 //! ```
 //! use mmd_formats::vmd::{BoneKey, Vmd};
 //! use mmd_formats::ShiftJis;
 //! # fn main() -> Result<(), mmd_formats::Error> {
-//! let mut vmd = Vmd::new_v2("初音ミク")?;
+//! let mut vmd = Vmd::new("初音ミク")?;
 //! vmd.bone_keys.push(BoneKey::new(ShiftJis::new("センター")?, 0, [0.0; 3], [0.0, 0.0, 0.0, 1.0]));
 //! let bytes = vmd.to_bytes()?;
 //! assert_eq!(bytes.len(), 50 + 4 + 111 + 5 * 4);
@@ -24,40 +30,23 @@
 //! # Ok(()) }
 //! ```
 
-mod coords;
-mod edit;
-mod eval;
-mod fill;
+pub mod edit;
+pub mod eval;
 mod header;
 mod interpolation;
 mod keyframe;
 mod keys;
-mod merge;
-mod mirror;
-mod speed;
+mod right_handed;
 mod summary;
-mod trim;
-
-pub use coords::{
-    camera_euler_to_rh, mat_apply, mat_mul, position_to_rh, quat_mul, quaternion_to_rh, rot_x,
-    rot_y, rot_z, Mat3,
-};
-pub use edit::EditError;
-pub use eval::{slerp, BonePose, CameraState, LightState, Span, Track};
-pub use fill::{FillMode, FillOptions, FillReport, FilledKey};
-pub use keyframe::{Block, BlockCounts, Keyframe};
-pub use merge::{Conflict, MergeOptions, MergeReport, MergeRule};
-pub use mirror::{swap_left_right, MirrorOptions, MirrorReport};
-pub use speed::{DroppedKey, SpeedOptions, SpeedReport};
-pub use trim::{BoundaryKey, TrimOptions, TrimReport};
 
 pub use header::{
     signature_bytes, Header, ModelName, VmdContext, VmdVersion, SIGNATURE_PREFIX, SIGNATURE_V1,
     SIGNATURE_V2,
 };
 pub use interpolation::{CameraInterpolation, Curve, Interpolation, InterpolationExtras};
+pub use keyframe::{Block, BlockCounts, Keyframe};
 pub use keys::{BoneKey, CameraKey, IkState, LightKey, MorphKey, SelfShadowKey, ShowIkKey};
-pub use summary::{Kind, Summary, FPS};
+pub use summary::{MotionKind, VmdSummary, FPS};
 
 use crate::error::Result;
 use crate::Mmd;
@@ -107,11 +96,29 @@ pub struct Vmd {
 }
 
 impl Vmd {
+    /// A new, empty motion for a model: version 2 (the name encoded as Shift_JIS, at most
+    /// 20 bytes), with all six blocks present and empty, as MMD writes them. The same as
+    /// [`Vmd::new_v2`].
+    pub fn new(model_name: &str) -> Result<Self> {
+        Self::new_v2(model_name)
+    }
+
     /// A new, empty version 2 file for a model (name encoded as Shift_JIS, at most 20
     /// bytes), with all six blocks present and empty, as MMD writes them.
     pub fn new_v2(model_name: &str) -> Result<Self> {
+        Self::empty(Header::new_v2(model_name)?)
+    }
+
+    /// A new, empty version 1 file (`Vocaloid Motion Data file`) for a model (name encoded
+    /// as Shift_JIS, at most 10 bytes), with all six blocks present and empty.
+    pub fn new_v1(model_name: &str) -> Result<Self> {
+        Self::empty(Header::new_v1(model_name)?)
+    }
+
+    /// A file with this header and all six blocks present and empty.
+    fn empty(header: Header) -> Result<Self> {
         Ok(Vmd {
-            header: Header::new_v2(model_name)?,
+            header,
             bone_keys: Vec::new(),
             morph_keys: Some(Vec::new()),
             camera_keys: Some(Vec::new()),

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 /// What a VMD holds, told by how many keys each block has (the file has no marker).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub enum MotionKind {
     /// More than 10 bone keys.
     Motion,
     /// More than 10 morph keys and at most 10 bone keys.
@@ -18,7 +18,7 @@ pub enum Kind {
     Unknown,
 }
 
-impl Kind {
+impl MotionKind {
     /// The kind by the spec's thresholds (the same as mmdbox.net's), tried in this order:
     /// motion if bone keys > 10; morph if morph keys > 10 and bone keys ≤ 10; camera if
     /// camera keys > 10 and bone keys ≤ 10; light if light keys ≥ 1 and bone keys ≤ 10
@@ -26,35 +26,35 @@ impl Kind {
     ///
     /// The light threshold is 0 because many files change the light colour for only a
     /// few frames.
-    pub fn classify(bone: usize, morph: usize, camera: usize, light: usize) -> Kind {
+    pub fn classify(bone: usize, morph: usize, camera: usize, light: usize) -> MotionKind {
         if bone > 10 {
-            Kind::Motion
+            MotionKind::Motion
         } else if morph > 10 {
-            Kind::Morph
+            MotionKind::Morph
         } else if camera > 10 {
-            Kind::Camera
+            MotionKind::Camera
         } else if light >= 1 && camera <= 10 {
-            Kind::Light
+            MotionKind::Light
         } else {
-            Kind::Unknown
+            MotionKind::Unknown
         }
     }
 
     /// The lower-case name (`motion`, `morph`, `camera`, `light`, `unknown`).
     pub fn name(self) -> &'static str {
         match self {
-            Kind::Motion => "motion",
-            Kind::Morph => "morph",
-            Kind::Camera => "camera",
-            Kind::Light => "light",
-            Kind::Unknown => "unknown",
+            MotionKind::Motion => "motion",
+            MotionKind::Morph => "morph",
+            MotionKind::Camera => "camera",
+            MotionKind::Light => "light",
+            MotionKind::Unknown => "unknown",
         }
     }
 }
 
 /// A summary of a VMD (see [`Vmd::summary`]).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Summary {
+pub struct VmdSummary {
     /// The version the signature declares (`None` if it declares none, which only a value
     /// built in code can have).
     pub version: Option<VmdVersion>,
@@ -74,8 +74,8 @@ pub struct Summary {
     pub show_ik_keys: Option<usize>,
     /// Bytes after the last block.
     pub trailing_bytes: usize,
-    /// The kind by the spec's thresholds ([`Kind::classify`]).
-    pub kind: Kind,
+    /// The kind by the spec's thresholds ([`MotionKind::classify`]).
+    pub kind: MotionKind,
     /// The first and last frame number over the keys of every block (`None`: no keys).
     pub frame_range: Option<(u32, u32)>,
     /// The length in seconds at 30 fps: the last frame / 30 (playback starts at frame 0).
@@ -96,11 +96,11 @@ pub const FPS: f64 = 30.0;
 
 impl Vmd {
     /// What `mmd info` prints: version, model name, counts, kind, frames, names, cuts.
-    pub fn summary(&self) -> Summary {
+    pub fn summary(&self) -> VmdSummary {
         let morph_keys = self.morph_keys.as_ref().map(Vec::len);
         let camera_keys = self.camera_keys.as_ref().map(Vec::len);
         let light_keys = self.light_keys.as_ref().map(Vec::len);
-        let kind = Kind::classify(
+        let kind = MotionKind::classify(
             self.bone_keys.len(),
             morph_keys.unwrap_or(0),
             camera_keys.unwrap_or(0),
@@ -112,7 +112,7 @@ impl Vmd {
                 Some((lo, hi)) => (lo.min(f), hi.max(f)),
             })
         });
-        Summary {
+        VmdSummary {
             version: self.header.version(),
             model_name: self.header.model_name.decode().into_owned(),
             bone_keys: self.bone_keys.len(),

@@ -31,11 +31,12 @@ mod parse;
 mod walk;
 mod write;
 
+use crate::codec::{Decode, Encode};
 use crate::error::{Error, Result};
+use crate::io::{Input, Output};
 use crate::layout::{Body, Describe, Size, TypeLayout};
 use crate::text::decode_sjis;
 use std::fmt;
-use std::path::Path;
 
 /// The signature that opens every VPD file (23 ASCII bytes, no BOM before it).
 pub const MAGIC: &[u8] = b"Vocaloid Pose Data file";
@@ -153,6 +154,16 @@ struct MorphBlock {
 /// reproduces the input whatever its line endings, indentation, comments, blank lines,
 /// final newline or number formatting. See the [module documentation](self) for the
 /// grammar.
+///
+/// Reading is strict where the grammar needs it (the signature, the count's digits, the
+/// keyword and `{` of a block, the number of values on a line and their `;`, the closing
+/// `}`); every other oddity (a count that disagrees with the blocks, out-of-sequence
+/// block indices, names that are not valid Shift_JIS, text after the signature or after a
+/// `;` that is not a comment, non-finite numbers) is kept and listed in
+/// [`warnings`](Vpd::warnings).
+///
+/// Like the binary formats, it is [`Decode`] and [`Encode`] with the `()` context: reading
+/// takes every byte from the input's position to its end.
 #[derive(Clone, PartialEq)]
 pub struct Vpd {
     src: Vec<u8>,
@@ -178,21 +189,11 @@ impl fmt::Debug for Vpd {
     }
 }
 
-impl Vpd {
-    /// Reads a VPD file from memory.
-    ///
-    /// Strict where the grammar needs it (the signature, the count's digits, the keyword
-    /// and `{` of a block, the number of values on a line and their `;`, the closing
-    /// `}`); every other oddity (a count that disagrees with the blocks, out-of-sequence
-    /// block indices, names that are not valid Shift_JIS, text after the signature or
-    /// after a `;` that is not a comment, non-finite numbers) is kept and listed in
-    /// [`warnings`](Vpd::warnings).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        parse::parse(bytes)
-    }
+crate::file::whole_file_api!(Vpd, "VPD");
 
+impl Vpd {
     /// The file's bytes: the input as read, with the text of edited numbers replaced.
-    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+    fn text(&self) -> Vec<u8> {
         let mut edits: Vec<(Span, &str)> = self
             .bones
             .iter()
@@ -201,7 +202,7 @@ impl Vpd {
             .filter_map(|n| n.edited.as_deref().map(|t| (n.span, t)))
             .collect();
         if edits.is_empty() {
-            return Ok(self.src.clone());
+            return self.src.clone();
         }
         edits.sort_by_key(|(span, _)| span.start);
         let mut out = Vec::with_capacity(self.src.len() + 16 * edits.len());
@@ -212,18 +213,17 @@ impl Vpd {
             pos = span.end;
         }
         out.extend_from_slice(self.src.get(pos..).unwrap_or(&[]));
-        Ok(out)
+        out
     }
 
-    /// Reads a VPD file.
-    pub fn read_path(path: impl AsRef<Path>) -> Result<Self> {
-        Self::from_bytes(&crate::file::read(path.as_ref())?)
-    }
-
-    /// Writes the file atomically: to a temporary file beside `path`, then renamed over it,
-    /// so a failed write never leaves a half-written file.
-    pub fn write_path(&self, path: impl AsRef<Path>) -> Result<()> {
-        crate::file::write_atomic(path.as_ref(), &self.to_bytes()?)
+    /// A new pose of no bones and no morphs for the model file `model_file` (MMD writes
+    /// the model's name with `.osm` appended: `初音ミク.osm`), written the way MMD writes
+    /// one (see [`from_pose`](Vpd::from_pose), which says when it fails).
+    pub fn new(model_file: &str) -> Result<Self> {
+        Self::from_pose(&Pose {
+            model_file: model_file.to_owned(),
+            ..Pose::default()
+        })
     }
 
     /// Writes a new file for `pose` the way MMD writes one, with CR LF line endings.
@@ -402,6 +402,23 @@ impl Describe for Vpd {
     }
 }
 
+/// Reading takes every byte from the input's position to its end and parses them; the
+/// offsets in its errors count from the start of the input.
+impl Decode<()> for Vpd {
+    fn decode<I: Input + ?Sized>(input: &mut I, _ctx: &()) -> Result<Self> {
+        let start = input.position();
+        let bytes = input.read_vec(input.remaining())?;
+        parse::parse(&bytes).map_err(|e| e.offset_by(start))
+    }
+}
+
+/// Writes the text: the input as read, with the text of edited numbers replaced.
+impl Encode<()> for Vpd {
+    fn encode<O: Output + ?Sized>(&self, out: &mut O, _ctx: &()) -> Result<()> {
+        out.write_bytes(&self.text())
+    }
+}
+
 /// VPD is a whole-file text format: reading through binrw takes every byte from the
 /// stream's position to its end and parses them; writing writes the text. `Args` is `()`.
 impl binrw::BinRead for Vpd {
@@ -428,7 +445,7 @@ impl binrw::BinWrite for Vpd {
         _endian: binrw::Endian,
         _args: Self::Args<'_>,
     ) -> binrw::BinResult<()> {
-        writer.write_all(&self.to_bytes()?)?;
+        writer.write_all(&self.text())?;
         Ok(())
     }
 }

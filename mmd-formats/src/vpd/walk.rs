@@ -1,4 +1,5 @@
-//! The walk and the spans of a VPD file.
+//! The walk of a VPD file, and where each of its values is (the spans of the inspection
+//! tools).
 //!
 //! VPD is text, so its spans come from the parser's record of where each value's text
 //! is, not from a writer. The walk has the values (signature, model file, declared bone
@@ -9,12 +10,11 @@
 
 use super::{Num, Span, Vpd, MAGIC};
 use crate::error::Result;
-use crate::spans::Spans;
 use crate::text::decode_sjis;
 use crate::walk::{Leaf, Segment, Text, TextKind, Visitor, Walk};
 
 /// A path and its byte range.
-type Ranged = (Vec<Segment>, u64, u64);
+pub(crate) type Ranged = (Vec<Segment>, u64, u64);
 
 /// A bone or morph block, for its spans.
 struct BlockRef<'a> {
@@ -45,11 +45,12 @@ impl Vpd {
         }))
     }
 
-    /// The byte ranges of every value of the file as read, and of each bone and morph
-    /// block (from its keyword to its closing `}`). Edits made since reading are
-    /// written first and the result read again, so the spans are those of
+    /// The file's length and the byte ranges of every value of the file as read, and of
+    /// each bone and morph block (from its keyword to its closing `}`), in file order, an
+    /// enclosing block before the values inside it. Edits made since reading are written
+    /// first and the result read again, so the ranges are those of
     /// [`to_bytes`](Vpd::to_bytes).
-    pub fn spans(&self) -> Result<Spans> {
+    pub(crate) fn value_ranges(&self) -> Result<(u64, Vec<Ranged>)> {
         let edited = self
             .bones
             .iter()
@@ -57,7 +58,7 @@ impl Vpd {
             .chain(self.morphs.iter().map(|m| &m.weight))
             .any(|n| n.edited.is_some());
         if edited {
-            return Vpd::from_bytes(&self.to_bytes()?)?.spans();
+            return Vpd::from_bytes(&self.to_bytes()?)?.value_ranges();
         }
         let range = |s: Span| (s.start as u64, s.end as u64);
         let mut out: Vec<Ranged> = Vec::new();
@@ -105,7 +106,7 @@ impl Vpd {
             out.push((vec![f(kind)], start, end));
             out.extend(run);
         }
-        Ok(Spans::from_ranges(self.src.len() as u64, out))
+        Ok((self.src.len() as u64, out))
     }
 
     /// The spans of one block: the block, its name and its numbers.

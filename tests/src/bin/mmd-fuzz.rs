@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use mmd_formats::format::{self, CheckOutcome, Format};
+use mmd_formats::inspect::{self as format, CheckOutcome, Format};
 
 /// The formats, in report order.
 const FORMATS: [Format; 4] = [Format::Pmx, Format::Pmd, Format::Vmd, Format::Vpd];

@@ -1,17 +1,20 @@
 //! `mmd check`: read every file, write it back in memory, and compare the bytes.
 //!
-//! Nothing here knows any format: the format is found by [`Format::detect`], named by
+//! Nothing here knows any format: the format is found by [`input::detect`], named by
 //! [`Format::name`], and checked by [`check_roundtrip`]; a new format in the library
-//! needs no change here.
+//! needs no change here. A file that cannot be used is the same [`Problem`] as for every
+//! other command, reported on its own line instead of ending the run.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use mmd_formats::format::{check_roundtrip, field_at, CheckOutcome, Format};
+use mmd_formats::inspect::{check_roundtrip, field_at, CheckOutcome, Format};
 use mmd_formats::samples;
 use serde::Serialize;
 
+use crate::exit::{Exit, Outcome};
 use crate::guard;
+use crate::input::{self, Problem};
 use crate::progress::Progress;
 use crate::walk::{self, Found};
 
@@ -29,9 +32,10 @@ Check that files read and write back byte for byte.
 
 Each file's format is detected from its first bytes. A file in a supported format is read,
 written back in memory and compared with the original; a file in no supported format is
-counted as unsupported. Directories are walked recursively, in sorted order; symbolic links
-are followed, each directory at most once. Without PATH, the built-in samples are checked,
-named <builtin>/<sample name>.
+counted as unsupported, with the reason (no known signature, and the bytes it starts
+with). Directories are walked recursively, in sorted order; symbolic links are followed,
+each directory at most once. Without PATH, the built-in samples are checked, named
+<builtin>/<sample name>.
 
 While it works on several files (or large ones), a progress bar is drawn on stderr when
 stderr is a terminal; otherwise nothing is drawn.
@@ -41,15 +45,8 @@ One line per file, then a summary:
   FAILED  <path> (<FORMAT>): <error, with its field path and offset>
   FAILED  <path> (<FORMAT>): differs at 0x<offset> (<field path>): <lengths>
   FAILED  <path>: cannot read: <reason>
-  unsupported <path>
+  unsupported <path>: <reason>
   N files: N byte-exact, N failed, N unsupported";
-
-/// Exit code: every supported file is byte-exact.
-const EXIT_OK: u8 = 0;
-/// Exit code: some file failed, or nothing was checked.
-const EXIT_FAILED: u8 = 1;
-/// Exit code: a path could not be read.
-const EXIT_UNREADABLE: u8 = 2;
 
 /// The arguments of `mmd check`.
 #[derive(Debug, clap::Args)]
@@ -130,8 +127,31 @@ impl FileReport {
 
     /// A panic inside the library while checking this file.
     fn internal_error(path: String, format: Option<&'static str>, message: &str) -> Self {
-        let error = format!("internal error (this is a bug in mmd-formats): {message}");
-        Self::failed(path, format, error)
+        Self::failed(path, format, format!("{}: {message}", input::BUG))
+    }
+
+    /// The report on a file that cannot be used.
+    fn from_problem(path: String, input_len: u64, problem: Problem) -> Self {
+        match problem {
+            Problem::Unreadable(e) => Self::unreadable(path, "cannot read", &e),
+            Problem::Unknown(why) => FileReport {
+                error: Some(why.to_string()),
+                ..Self::new(path, None, Status::Unsupported)
+            },
+            Problem::WrongFormat { found, wanted } => {
+                Self::failed(path, Some(found.name()), format!("not {wanted}"))
+            }
+            Problem::Read { format, error } => Self::from_outcome(
+                path,
+                format.name(),
+                input_len,
+                CheckOutcome::ReadError(error),
+                None,
+            ),
+            Problem::Bug { format, message } => {
+                Self::internal_error(path, format.map(Format::name), &message)
+            }
+        }
     }
 
     /// The report for a round-trip outcome of an `input_len`-byte file in format `format`;
@@ -184,7 +204,10 @@ impl FileReport {
             (Status::Ok, format) => format!("ok      {path} ({})", format.unwrap_or("?")),
             (Status::Failed, Some(format)) => format!("FAILED  {path} ({format}): {error}"),
             (Status::Failed, None) => format!("FAILED  {path}: {error}"),
-            (Status::Unsupported, _) => format!("unsupported {path}"),
+            (Status::Unsupported, _) => match &self.error {
+                Some(why) => format!("unsupported {path}: {why}"),
+                None => format!("unsupported {path}"),
+            },
         }
     }
 }
@@ -224,14 +247,14 @@ impl Summary {
         )
     }
 
-    /// The exit code (see [`EXIT_CODES`]).
-    pub fn exit_code(&self) -> u8 {
+    /// The exit status (see [`EXIT_CODES`]).
+    pub fn exit(&self) -> Exit {
         if self.unreadable > 0 {
-            EXIT_UNREADABLE
+            Exit::Trouble
         } else if self.failed > 0 || self.byte_exact == 0 {
-            EXIT_FAILED
+            Exit::Failed
         } else {
-            EXIT_OK
+            Exit::Done
         }
     }
 }
@@ -244,7 +267,7 @@ struct Document<'a> {
 }
 
 /// Runs `mmd check`, writing its output to `out`; returns the exit code.
-pub fn run(args: &CheckArgs, out: &mut dyn Write) -> io::Result<u8> {
+pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Outcome {
     let mut summary = Summary::default();
     let mut reports = Vec::new();
     let mut emit = |report: FileReport, out: &mut dyn Write| -> io::Result<()> {
@@ -278,7 +301,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> io::Result<u8> {
             files: &reports,
             summary,
         };
-        serde_json::to_writer_pretty(&mut *out, &document).map_err(io::Error::from)?;
+        serde_json::to_writer_pretty(&mut *out, &document)?;
         writeln!(out)?;
     } else {
         writeln!(out, "{}", summary.line())?;
@@ -286,8 +309,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> io::Result<u8> {
     if summary.files == 0 {
         eprintln!("mmd: no files found, nothing was checked");
     }
-    out.flush()?;
-    Ok(summary.exit_code())
+    Ok(summary.exit())
 }
 
 /// The size of a file found by the walk (0 for anything else, or when unknown).
@@ -312,9 +334,9 @@ fn check_found(found: Found) -> FileReport {
     match found {
         Found::File(path) => {
             let shown = path.display().to_string();
-            match std::fs::read(&path) {
+            match input::read(&path) {
                 Ok(bytes) => check_bytes(shown, &bytes),
-                Err(e) => FileReport::unreadable(shown, "cannot read", &e),
+                Err(problem) => FileReport::from_problem(shown, 0, problem),
             }
         }
         Found::Special(path) => FileReport {
@@ -329,7 +351,7 @@ fn check_found(found: Found) -> FileReport {
 
 /// Detects the format of `bytes` and checks the round trip, catching library panics.
 fn check_bytes(path: String, bytes: &[u8]) -> FileReport {
-    check_bytes_with(path, bytes, Format::detect, |format, bytes| {
+    check_bytes_with(path, bytes, input::detect, |format, bytes| {
         let outcome = check_roundtrip(format, bytes);
         let field = match &outcome {
             CheckOutcome::Differs { offset, .. } => field_at(format, bytes, *offset),
@@ -339,24 +361,22 @@ fn check_bytes(path: String, bytes: &[u8]) -> FileReport {
     })
 }
 
-/// [`check_bytes`] with the library calls passed in: `detect` finds the format, `check`
-/// gives the round-trip outcome and the field at the first difference. A panic in either
-/// becomes an internal-error report.
+/// [`check_bytes`] with the library calls passed in: `detect` finds the format (or the
+/// problem), `check` gives the round-trip outcome and the field at the first difference.
+/// A panic in `check` becomes an internal-error report.
 fn check_bytes_with(
     path: String,
     bytes: &[u8],
-    detect: impl FnOnce(&[u8]) -> Option<Format>,
+    detect: impl FnOnce(&[u8]) -> Result<Format, Problem>,
     check: impl FnOnce(Format, &[u8]) -> (CheckOutcome, Option<String>),
 ) -> FileReport {
-    let format = match guard::catch(|| detect(bytes)) {
-        Ok(Some(format)) => format,
-        Ok(None) => return FileReport::new(path, None, Status::Unsupported),
-        Err(message) => return FileReport::internal_error(path, None, &message),
+    let len = bytes.len() as u64;
+    let format = match detect(bytes) {
+        Ok(format) => format,
+        Err(problem) => return FileReport::from_problem(path, len, problem),
     };
     match guard::catch(|| check(format, bytes)) {
-        Ok((outcome, field)) => {
-            FileReport::from_outcome(path, format.name(), bytes.len() as u64, outcome, field)
-        }
+        Ok((outcome, field)) => FileReport::from_outcome(path, format.name(), len, outcome, field),
         Err(message) => FileReport::internal_error(path, Some(format.name()), &message),
     }
 }
@@ -364,7 +384,7 @@ fn check_bytes_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mmd_formats::format::compare;
+    use mmd_formats::inspect::compare;
 
     #[test]
     fn a_difference_names_offset_field_and_lengths() {
@@ -399,7 +419,8 @@ mod tests {
 
     #[test]
     fn a_read_error_keeps_its_display_offset_and_path() {
-        let error = mmd_formats::Error::truncated(0x2f1c, 1, 0x2f1b)
+        // A 0x2f1b-byte file that ends where the flag byte should be.
+        let error = mmd_formats::Error::truncated(0x2f1b, 1, 0x2f1b)
             .in_field("has_limit")
             .in_index(3)
             .in_field("links");
@@ -412,10 +433,10 @@ mod tests {
         );
         assert_eq!(
             report.line(),
-            "FAILED  b.pmx (PMX): links[3].has_limit: expected 1 byte at 0x2f1c, file ends at \
+            "FAILED  b.pmx (PMX): links[3].has_limit: expected 1 byte at 0x2f1b, file ends at \
              0x2f1b"
         );
-        assert_eq!(report.offset, Some(0x2f1c));
+        assert_eq!(report.offset, Some(0x2f1b));
         assert_eq!(report.field.as_deref(), Some("links[3].has_limit"));
     }
 
@@ -444,7 +465,7 @@ mod tests {
         let report = check_bytes_with(
             "p".into(),
             &sample.bytes,
-            |_| Some(format),
+            |_| Ok(format),
             |_, _| panic!("index out of bounds"),
         );
         let line = report.line();
@@ -458,7 +479,12 @@ mod tests {
         let report = check_bytes_with(
             "q".into(),
             b"",
-            |_| panic!("in detect"),
+            |_| {
+                Err(Problem::Bug {
+                    format: None,
+                    message: "in detect".into(),
+                })
+            },
             |_, _| unreachable!("no format, no check"),
         );
         assert!(
@@ -473,22 +499,32 @@ mod tests {
         let sample = &samples::all()[0];
         assert_eq!(check_bytes("s".into(), &sample.bytes).status, Status::Ok);
         let report = check_bytes("u".into(), b"NOT AN MMD FILE");
-        assert_eq!(report.line(), "unsupported u");
+        assert_eq!(
+            report.line(),
+            "unsupported u: no known signature (PMX, PMD, VMD or VPD); the file starts with 4e \
+             4f 54 20 41 4e 20 4d 4d 44 20 46 49 4c 45 (\"NOT AN MMD FILE\")"
+        );
+        assert_eq!(report.status, Status::Unsupported);
+        let empty = check_bytes("e".into(), b"");
+        assert_eq!(
+            empty.line(),
+            "unsupported e: no known signature (PMX, PMD, VMD or VPD); the file is empty"
+        );
     }
 
     #[test]
     fn exit_codes() {
         let mut summary = Summary::default();
-        assert_eq!(summary.exit_code(), EXIT_FAILED, "nothing checked");
+        assert_eq!(summary.exit(), Exit::Failed, "nothing checked");
         summary.add(&FileReport::new("u".into(), None, Status::Unsupported));
-        assert_eq!(summary.exit_code(), EXIT_FAILED, "only unsupported files");
+        assert_eq!(summary.exit(), Exit::Failed, "only unsupported files");
         summary.add(&FileReport::new("a".into(), Some("PMX"), Status::Ok));
-        assert_eq!(summary.exit_code(), EXIT_OK);
+        assert_eq!(summary.exit(), Exit::Done);
         summary.add(&FileReport::failed("f".into(), Some("PMX"), "bad".into()));
-        assert_eq!(summary.exit_code(), EXIT_FAILED);
+        assert_eq!(summary.exit(), Exit::Failed);
         let gone = io::Error::from(io::ErrorKind::NotFound);
         summary.add(&FileReport::unreadable("g".into(), "cannot read", &gone));
-        assert_eq!(summary.exit_code(), EXIT_UNREADABLE);
+        assert_eq!(summary.exit(), Exit::Trouble);
         assert_eq!(
             summary.line(),
             "4 files: 1 byte-exact, 2 failed, 1 unsupported"

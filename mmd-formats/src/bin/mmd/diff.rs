@@ -1,11 +1,15 @@
 //! `mmd diff [--json] A B`: field-level differences between two files of one format.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use mmd_formats::diff::{diff_values, Change};
+use mmd_formats::inspect::diff::{diff_values, Change};
+use mmd_formats::inspect::Format;
 use mmd_formats::walk::Value;
 use serde::Serialize;
+
+use crate::exit::{Exit, Outcome, Stop};
+use crate::input;
 
 /// The `--json` document (values serialized directly, so an `f32` keeps its shortest
 /// form).
@@ -25,8 +29,6 @@ struct JsonDifference<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     offset: Option<u64>,
 }
-
-use crate::load::{load, run_lib, EXIT_USAGE};
 
 /// Arguments of `mmd diff`.
 #[derive(Debug, clap::Args)]
@@ -62,39 +64,37 @@ pub const EXIT_CODES: &str = "Exit codes: 0 = the files agree; 1 = they differ; 
 usage error, unreadable path, unknown format, files of different formats, or a file that \
 does not read.";
 
-/// Runs `mmd diff`; returns the exit code.
-pub fn run(args: &DiffArgs, out: &mut dyn Write) -> io::Result<u8> {
-    let (a, fa) = match load("diff", &args.a)? {
-        Ok(v) => v,
-        Err(code) => return Ok(code),
-    };
-    let (b, fb) = match load("diff", &args.b)? {
-        Ok(v) => v,
-        Err(code) => return Ok(code),
-    };
+/// The walked tree of one input: as for any command, except that every problem is
+/// trouble (exit 2), as `cmp` has it: 1 means only "the files differ".
+fn tree(path: &Path, format: Format, bytes: &[u8]) -> Outcome<Value> {
+    input::run_lib(path, format, || format.tree(bytes)).map_err(|stop| match stop {
+        Stop::Fail(_, message) => Stop::trouble(message),
+        other => other,
+    })
+}
+
+/// Runs `mmd diff`.
+pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Outcome {
+    let a_file = input::open(&args.a)?;
+    let b_file = input::open(&args.b)?;
+    let (fa, fb) = (a_file.format, b_file.format);
     if fa != fb {
-        writeln!(
-            io::stderr(),
-            "mmd diff: {} is {}, {} is {}: only files of one format compare",
+        return Err(Stop::trouble(format!(
+            "{} is {}, {} is {}: only files of one format compare",
             args.a.display(),
             fa.name(),
             args.b.display(),
             fb.name()
-        )?;
-        return Ok(EXIT_USAGE);
+        )));
     }
-    // A file that does not read is trouble (2), as in cmp.
-    let Ok(ta) = run_lib("diff", &args.a, fa, || fa.tree(&a))? else {
-        return Ok(EXIT_USAGE);
-    };
-    let Ok(tb) = run_lib("diff", &args.b, fb, || fb.tree(&b))? else {
-        return Ok(EXIT_USAGE);
-    };
+    let (a, b) = (&a_file.bytes, &b_file.bytes);
+    let ta = tree(&args.a, fa, a)?;
+    let tb = tree(&args.b, fb, b)?;
     let differences = diff_values(&ta, &tb);
     // Values equal but bytes not: only VPD layout text can do that.
     let layout = (differences.is_empty() && a != b).then(|| {
         a.iter()
-            .zip(&b)
+            .zip(b)
             .position(|(x, y)| x != y)
             .unwrap_or(a.len().min(b.len()))
     });
@@ -130,7 +130,7 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> io::Result<u8> {
             equal,
             differences: items,
         };
-        serde_json::to_writer(&mut *out, &doc).map_err(io::Error::from)?;
+        serde_json::to_writer(&mut *out, &doc)?;
         writeln!(out)?;
     } else {
         let mut buf = io::BufWriter::new(&mut *out);
@@ -145,6 +145,5 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> io::Result<u8> {
         }
         buf.flush()?;
     }
-    out.flush()?;
-    Ok(if equal { 0 } else { 1 })
+    Ok(if equal { Exit::Done } else { Exit::Failed })
 }

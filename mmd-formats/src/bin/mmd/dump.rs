@@ -3,7 +3,8 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use crate::load::{load, run_lib};
+use crate::exit::{Exit, Outcome};
+use crate::input;
 
 /// Arguments of `mmd dump`.
 #[derive(Debug, clap::Args)]
@@ -35,24 +36,17 @@ string when its bytes are exactly the string's encoding, else {\"text\", \"raw\"
 pub const EXIT_CODES: &str = "Exit codes: 0 = dumped; 1 = the file does not read (the error \
 names its offset and field); 2 = usage error, unreadable path or unknown format.";
 
-/// Runs `mmd dump`; returns the exit code.
-pub fn run(args: &DumpArgs, out: &mut dyn Write) -> io::Result<u8> {
-    let (bytes, format) = match load("dump", &args.file)? {
-        Ok(v) => v,
-        Err(code) => return Ok(code),
-    };
-    let tree = match run_lib("dump", &args.file, format, || format.tree(&bytes))? {
-        Ok(t) => t,
-        Err(code) => return Ok(code),
-    };
+/// Runs `mmd dump`.
+pub fn run(args: &DumpArgs, out: &mut dyn Write) -> Outcome {
+    let file = input::open(&args.file)?;
+    let tree = input::run_lib(&args.file, file.format, || file.format.tree(&file.bytes))?;
     if args.json {
-        serde_json::to_writer(&mut *out, &tree).map_err(io::Error::from)?;
+        serde_json::to_writer(&mut *out, &tree)?;
         writeln!(out)?;
     } else {
         let mut buf = io::BufWriter::new(&mut *out);
-        mmd_formats::dump::write_text(&tree, &mut buf)?;
+        mmd_formats::inspect::dump::write_text(&tree, &mut buf)?;
         buf.flush()?;
     }
-    out.flush()?;
-    Ok(0)
+    Ok(Exit::Done)
 }

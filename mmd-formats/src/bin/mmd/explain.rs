@@ -1,14 +1,15 @@
 //! `mmd explain [--json] FILE OFFSET...`: which field holds a byte, its byte range and
 //! its value.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
-use mmd_formats::spans::{explain_in, Explanation};
+use mmd_formats::inspect::spans::{explain_in, Explanation};
 use mmd_formats::walk::{hex, Segment, Value};
 use serde::Serialize;
 
-use crate::load::{load, run_lib, EXIT_USAGE};
+use crate::exit::{Exit, Outcome, Stop};
+use crate::input;
 
 /// Arguments of `mmd explain`.
 #[derive(Debug, clap::Args)]
@@ -122,32 +123,24 @@ fn to_json<'a>(offset: u64, e: Option<&'a Explanation>, bytes: &[u8]) -> JsonExp
     }
 }
 
-/// Runs `mmd explain`; returns the exit code.
-pub fn run(args: &ExplainArgs, out: &mut dyn Write) -> io::Result<u8> {
-    let (bytes, format) = match load("explain", &args.file)? {
-        Ok(v) => v,
-        Err(code) => return Ok(code),
-    };
-    let len = bytes.len() as u64;
+/// Runs `mmd explain`.
+pub fn run(args: &ExplainArgs, out: &mut dyn Write) -> Outcome {
+    let file = input::open(&args.file)?;
+    let len = file.bytes.len() as u64;
     if let Some(&bad) = args.offsets.iter().find(|&&o| o >= len) {
-        writeln!(
-            io::stderr(),
-            "mmd explain: offset {bad:#x} ({bad}) is past the end of {} ({len} bytes)",
+        return Err(Stop::trouble(format!(
+            "offset {bad:#x} ({bad}) is past the end of {} ({len} bytes)",
             args.file.display()
-        )?;
-        return Ok(EXIT_USAGE);
+        )));
     }
-    let (tree, spans) = match run_lib("explain", &args.file, format, || {
-        format.tree_and_spans(&bytes)
-    })? {
-        Ok(v) => v,
-        Err(code) => return Ok(code),
-    };
+    let format = file.format;
+    let bytes = &file.bytes;
+    let (tree, spans) = input::run_lib(&args.file, format, || format.tree_and_spans(bytes))?;
     for (k, &offset) in args.offsets.iter().enumerate() {
         let e = explain_in(&spans, &tree, offset);
         if args.json {
-            let doc = to_json(offset, e.as_ref(), &bytes);
-            serde_json::to_writer(&mut *out, &doc).map_err(io::Error::from)?;
+            let doc = to_json(offset, e.as_ref(), bytes);
+            serde_json::to_writer(&mut *out, &doc)?;
             writeln!(out)?;
             continue;
         }
@@ -187,6 +180,5 @@ pub fn run(args: &ExplainArgs, out: &mut dyn Write) -> io::Result<u8> {
         writeln!(out, "bytes:  {}", hexed.join(" "))?;
         writeln!(out, "value:  {}", value_text(&e.value))?;
     }
-    out.flush()?;
-    Ok(0)
+    Ok(Exit::Done)
 }

@@ -1,11 +1,14 @@
 //! `mmd info [--json] FILE`: format, version and counts per section (for VMD also the
 //! kind, frame range, duration, names and camera cuts).
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
-use mmd_formats::format::{self, Format, InfoValue};
+use mmd_formats::inspect::{self, InfoValue};
 use serde_json::{json, Map, Value};
+
+use crate::exit::{Exit, Outcome};
+use crate::input;
 
 /// Arguments of `mmd info`.
 #[derive(Debug, clap::Args)]
@@ -31,53 +34,30 @@ fn to_json(v: &InfoValue) -> Value {
     }
 }
 
-/// Runs `mmd info`; returns the exit code.
-pub fn run(args: &InfoArgs, out: &mut dyn Write) -> io::Result<u8> {
-    let path = args.file.display();
-    let bytes = match std::fs::read(&args.file) {
-        Ok(b) => b,
-        Err(e) => {
-            writeln!(io::stderr(), "mmd info: cannot read {path}: {e}")?;
-            return Ok(2);
-        }
-    };
-    let Some(fmt) = Format::detect(&bytes) else {
-        writeln!(
-            io::stderr(),
-            "mmd info: {path}: not a PMX, PMD, VMD or VPD file"
-        )?;
-        return Ok(2);
-    };
-    let info = match crate::guard::catch(|| format::info(fmt, &bytes)) {
-        Ok(Ok(info)) => info,
-        Ok(Err(e)) => {
-            writeln!(io::stderr(), "mmd info: {path} ({}): {e}", fmt.name())?;
-            return Ok(1);
-        }
-        Err(panic) => {
-            writeln!(
-                io::stderr(),
-                "mmd info: {path}: internal error (this is a bug in mmd-formats): {panic}"
-            )?;
-            return Ok(1);
-        }
-    };
+/// Runs `mmd info`.
+pub fn run(args: &InfoArgs, out: &mut dyn Write) -> Outcome {
+    let path = &args.file;
+    let file = input::open(path)?;
+    let info = input::run_lib(path, file.format, || {
+        inspect::info(file.format, &file.bytes)
+    })?;
+    let shown = path.display();
     if args.json {
         let mut obj = Map::new();
-        obj.insert("path".into(), json!(path.to_string()));
-        obj.insert("format".into(), json!(fmt.name()));
-        obj.insert("size".into(), json!(bytes.len()));
+        obj.insert("path".into(), json!(shown.to_string()));
+        obj.insert("format".into(), json!(file.format.name()));
+        obj.insert("size".into(), json!(file.bytes.len()));
         for (k, v) in &info.facts {
             obj.insert((*k).into(), to_json(v));
         }
         writeln!(out, "{}", Value::Object(obj))?;
     } else {
-        writeln!(out, "file: {path}")?;
-        writeln!(out, "format: {}", fmt.name())?;
-        writeln!(out, "size: {}", bytes.len())?;
+        writeln!(out, "file: {shown}")?;
+        writeln!(out, "format: {}", file.format.name())?;
+        writeln!(out, "size: {}", file.bytes.len())?;
         for (k, v) in &info.facts {
             writeln!(out, "{k}: {v}")?;
         }
     }
-    Ok(0)
+    Ok(Exit::Done)
 }

@@ -1,33 +1,30 @@
 //! `mmd pmx`: edits of PMX models that change only the bytes they are asked to change
 //! (`recolor`, `rename`), and a read-only listing of the bone tree (`bones`).
 //!
-//! The edits never overwrite their input unless `--in-place` is given, and write through a
-//! temporary file renamed into place, so a failed run leaves every file as it was. Before
-//! writing, the result is read back and compared with the edited model.
+//! The edits write where [`Destination`] says (`-o OUT`, `--in-place` or `--dry-run`, as
+//! every edit does), never over their input unless `--in-place` is given, and atomically,
+//! so a failed run leaves every file as it was. Before writing, the result is read back
+//! and compared with the edited model.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use mmd_formats::format::Format;
-use mmd_formats::pmx::{
-    deform_order, BoneFlags, ColorTarget, EditError, Item, Lang, NameTarget, Pmx, RecolorReport,
-    RenameReport,
+use mmd_formats::inspect::Format;
+use mmd_formats::pmx::edit::{
+    ColorTarget, EditError, Item, Lang, NameTarget, RecolorReport, RenameReport,
 };
+use mmd_formats::pmx::skeleton::deform_order;
+use mmd_formats::pmx::{BoneFlags, Pmx};
 use serde_json::{json, Value};
 
-use crate::guard;
-
-/// Exit code: done.
-const EXIT_OK: u8 = 0;
-/// Exit code: the model does not read, or the edit cannot be made.
-const EXIT_FAILED: u8 = 1;
-/// Exit code: usage or I/O problem (unreadable input, not PMX, output is the input).
-const EXIT_USAGE: u8 = 2;
+use crate::exit::{Exit, Outcome, Stop};
+use crate::input::{self, Problem};
+use crate::output::{self, Destination};
 
 /// Exit codes of `mmd pmx recolor` and `mmd pmx rename`, as shown in `--help`.
 pub const EDIT_EXIT_CODES: &str = "\
 Exit codes:
-  0  the edit was made and the result written
+  0  the edit was made and the result written (or, with --dry-run, computed)
   1  the input does not read as PMX, or the edit cannot be made: no such material, bone
      or morph, a name that several records share (give an index), or a result that does
      not write
@@ -100,18 +97,6 @@ pub enum PmxCommand {
     /// List the bones: topological order, local positions, physics bones.
     #[command(long_about = BONES_ABOUT, after_help = BONES_EXIT_CODES)]
     Bones(BonesArgs),
-}
-
-/// Where an edit writes its result: exactly one of `-o OUT` and `--in-place`.
-#[derive(Debug, clap::Args)]
-#[group(required = true, multiple = false)]
-pub struct Destination {
-    /// Write the result to OUT (refused when OUT is the input; see --in-place).
-    #[arg(short = 'o', long = "output", value_name = "OUT")]
-    pub output: Option<PathBuf>,
-    /// Replace the input file with the result.
-    #[arg(long)]
-    pub in_place: bool,
 }
 
 /// Arguments of `mmd pmx recolor`.
@@ -215,8 +200,8 @@ pub struct BonesArgs {
     pub json: bool,
 }
 
-/// Runs `mmd pmx`; returns the exit code.
-pub fn run(args: &PmxArgs, out: &mut dyn Write) -> io::Result<u8> {
+/// Runs `mmd pmx`.
+pub fn run(args: &PmxArgs, out: &mut dyn Write) -> Outcome {
     match &args.command {
         PmxCommand::Recolor(a) => recolor(a, out),
         PmxCommand::Rename(a) => rename(a, out),
@@ -295,7 +280,7 @@ fn num(x: f32) -> Value {
         .map_or(Value::Null, Value::Number)
 }
 
-fn recolor(args: &RecolorArgs, out: &mut dyn Write) -> io::Result<u8> {
+fn recolor(args: &RecolorArgs, out: &mut dyn Write) -> Outcome {
     let mut targets = Vec::new();
     if args.diffuse || !(args.specular || args.ambient) {
         targets.push(ColorTarget::Diffuse);
@@ -307,7 +292,7 @@ fn recolor(args: &RecolorArgs, out: &mut dyn Write) -> io::Result<u8> {
         targets.push(ColorTarget::Ambient);
     }
     let edit = |pmx: &mut Pmx| -> Result<Vec<Change>, EditError> {
-        let m = pmx.find(Item::Material, &args.material)?;
+        let m = find(pmx, Item::Material, &args.material)?;
         targets
             .iter()
             .map(|&t| pmx.recolor(m, t, args.rgb.0).map(Change::Recolor))
@@ -323,7 +308,7 @@ fn recolor(args: &RecolorArgs, out: &mut dyn Write) -> io::Result<u8> {
     )
 }
 
-fn rename(args: &RenameArgs, out: &mut dyn Write) -> io::Result<u8> {
+fn rename(args: &RenameArgs, out: &mut dyn Write) -> Outcome {
     let lang = if args.english {
         Lang::English
     } else {
@@ -343,17 +328,15 @@ fn rename(args: &RenameArgs, out: &mut dyn Write) -> io::Result<u8> {
     .or_else(|| w.model.clone().map(|new| (None, new)));
     let Some((record, new_name)) = pick else {
         // clap requires exactly one of the four with the right number of values.
-        writeln!(
-            io::stderr(),
-            "mmd pmx rename: give one of --bone, --material, --morph (OLD NEW) or --model NEW"
-        )?;
-        return Ok(EXIT_USAGE);
+        return Err(Stop::trouble(
+            "give one of --bone, --material, --morph (OLD NEW) or --model NEW",
+        ));
     };
     let edit = |pmx: &mut Pmx| -> Result<Vec<Change>, EditError> {
         let target = match &record {
             None => NameTarget::Model,
             Some((item, key)) => {
-                let i = pmx.find(*item, key)?;
+                let i = find(pmx, *item, key)?;
                 match item {
                     Item::Bone => NameTarget::Bone(i),
                     Item::Material => NameTarget::Material(i),
@@ -373,61 +356,28 @@ fn rename(args: &RenameArgs, out: &mut dyn Write) -> io::Result<u8> {
     )
 }
 
-/// True when `a` and `b` name the same existing file (through links too).
-fn same_file(a: &Path, b: &Path) -> bool {
-    let (Ok(ma), Ok(mb)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
-        return false;
-    };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        ma.dev() == mb.dev() && ma.ino() == mb.ino()
+/// A record by name (local, then English) or, when no record has that name, by a decimal
+/// index.
+fn find(pmx: &Pmx, item: Item, key: &str) -> Result<usize, EditError> {
+    if let Some(index) = pmx.find_name(item, key)? {
+        return Ok(index);
     }
-    #[cfg(not(unix))]
-    {
-        let _ = (ma, mb);
-        match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-            (Ok(x), Ok(y)) => x == y,
-            _ => false,
+    let count = pmx.count(item);
+    match key.parse::<usize>() {
+        Ok(index) if index < count => Ok(index),
+        Ok(index) if key.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(EditError::OutOfRange { item, index, count })
         }
-    }
-}
-
-/// Reads `input` as PMX (exit code on failure), with `cmd` naming the command in messages.
-fn read_model(cmd: &str, input: &Path) -> io::Result<Result<(Vec<u8>, Pmx), u8>> {
-    let shown = input.display();
-    let bytes = match std::fs::read(input) {
-        Ok(b) => b,
-        Err(e) => {
-            writeln!(io::stderr(), "mmd pmx {cmd}: cannot read {shown}: {e}")?;
-            return Ok(Err(EXIT_USAGE));
-        }
-    };
-    if Format::detect(&bytes) != Some(Format::Pmx) {
-        let what = Format::detect(&bytes).map_or("not a PMX file".to_owned(), |f| {
-            format!("a {} file, not PMX", f.name())
-        });
-        writeln!(io::stderr(), "mmd pmx {cmd}: {shown}: {what}")?;
-        return Ok(Err(EXIT_USAGE));
-    }
-    match guard::catch(|| Pmx::from_bytes(&bytes)) {
-        Ok(Ok(pmx)) => Ok(Ok((bytes, pmx))),
-        Ok(Err(e)) => {
-            writeln!(io::stderr(), "mmd pmx {cmd}: {shown} (PMX): {e}")?;
-            Ok(Err(EXIT_FAILED))
-        }
-        Err(panic) => {
-            writeln!(
-                io::stderr(),
-                "mmd pmx {cmd}: {shown}: internal error (this is a bug in mmd-formats): {panic}"
-            )?;
-            Ok(Err(EXIT_FAILED))
-        }
+        _ => Err(EditError::NotFound {
+            item,
+            key: key.to_owned(),
+            count,
+        }),
     }
 }
 
 /// Reads the input, applies `edit`, checks the result reads back as the edited model,
-/// writes it atomically and reports the changes.
+/// writes it atomically (unless it is a dry run) and reports the changes.
 fn run_edit(
     cmd: &str,
     input: &Path,
@@ -435,93 +385,32 @@ fn run_edit(
     json: bool,
     out: &mut dyn Write,
     edit: impl FnOnce(&mut Pmx) -> Result<Vec<Change>, EditError>,
-) -> io::Result<u8> {
+) -> Outcome {
     let shown = input.display();
-    let target: PathBuf = match (&destination.output, destination.in_place) {
-        (Some(o), false) => {
-            if same_file(input, o) {
-                writeln!(
-                    io::stderr(),
-                    "mmd pmx {cmd}: refusing to overwrite the input {shown} (-o {}); \
-                     use --in-place to replace it",
-                    o.display()
-                )?;
-                return Ok(EXIT_USAGE);
-            }
-            o.clone()
-        }
-        // Through a link, replace the file it points to, not the link.
-        (None, true) => std::fs::canonicalize(input).unwrap_or_else(|_| input.to_path_buf()),
-        _ => {
-            writeln!(
-                io::stderr(),
-                "mmd pmx {cmd}: give exactly one of -o OUT and --in-place"
-            )?;
-            return Ok(EXIT_USAGE);
-        }
-    };
-    let (before, mut pmx) = match read_model(cmd, input)? {
-        Ok(x) => x,
-        Err(code) => return Ok(code),
-    };
-    let changes = match guard::catch(|| edit(&mut pmx)) {
-        Ok(Ok(c)) => c,
-        Ok(Err(e)) => {
-            writeln!(io::stderr(), "mmd pmx {cmd}: {shown}: {e}")?;
-            return Ok(EXIT_FAILED);
-        }
-        Err(panic) => {
-            writeln!(
-                io::stderr(),
-                "mmd pmx {cmd}: {shown}: internal error (this is a bug in mmd-formats): {panic}"
-            )?;
-            return Ok(EXIT_FAILED);
-        }
-    };
-    let after = match guard::catch(|| {
+    let target = destination.target(&[input])?;
+    let (before, mut pmx) = input::open_as::<Pmx>(input, Format::Pmx)?;
+    let changes = input::guarded(Format::Pmx, || Ok(edit(&mut pmx)))
+        .map_err(|p| p.at(input))?
+        .map_err(|e| Stop::failed(format!("{shown}: {e}")))?;
+    let (after, same) = input::guarded(Format::Pmx, || {
         let bytes = pmx.to_bytes()?;
         let again = Pmx::from_bytes(&bytes)?;
-        Ok::<_, mmd_formats::Error>((bytes, again == pmx))
-    }) {
-        Ok(Ok((bytes, true))) => bytes,
-        Ok(Ok((_, false))) => {
-            writeln!(
-                io::stderr(),
-                "mmd pmx {cmd}: {shown}: the edited model reads back differently \
-                 (this is a bug in mmd-formats); nothing written"
-            )?;
-            return Ok(EXIT_FAILED);
+        Ok((bytes, again == pmx))
+    })
+    .map_err(|problem| match problem {
+        Problem::Read { error, .. } => {
+            Stop::failed(format!("{shown}: cannot write the result: {error}"))
         }
-        Ok(Err(e)) => {
-            writeln!(
-                io::stderr(),
-                "mmd pmx {cmd}: {shown}: cannot write the result: {e}"
-            )?;
-            return Ok(EXIT_FAILED);
-        }
-        Err(panic) => {
-            writeln!(
-                io::stderr(),
-                "mmd pmx {cmd}: {shown}: internal error (this is a bug in mmd-formats): {panic}"
-            )?;
-            return Ok(EXIT_FAILED);
-        }
-    };
-    let permissions = destination
-        .in_place
-        .then(|| std::fs::metadata(&target).ok().map(|m| m.permissions()))
-        .flatten();
-    if let Err(e) = mmd_formats::file::write_atomic(&target, &after) {
-        writeln!(
-            io::stderr(),
-            "mmd pmx {cmd}: cannot write {}: {e}",
-            target.display()
-        )?;
-        return Ok(EXIT_USAGE);
+        other => other.at(input),
+    })?;
+    if !same {
+        return Err(Stop::failed(format!(
+            "{shown}: the edited model reads back differently (this is a bug in \
+             mmd-formats); nothing written"
+        )));
     }
-    if let Some(p) = permissions {
-        // The replacement is a new file: give it the permissions the input had.
-        let _ = std::fs::set_permissions(&target, p);
+    if let Some(target) = &target {
+        output::write(target, &after)?;
     }
     let changed_bytes = if before.len() == after.len() {
         Some(before.iter().zip(&after).filter(|(a, b)| a != b).count())
@@ -531,9 +420,10 @@ fn run_edit(
     let warnings: Vec<String> = changes.iter().flat_map(Change::warnings).collect();
     if json {
         let doc = json!({
-            "input": input.display().to_string(),
-            "output": target.display().to_string(),
+            "input": shown.to_string(),
+            "output": target.as_ref().map(|t| t.display().to_string()),
             "in_place": destination.in_place,
+            "written": target.is_some(),
             "size_before": before.len(),
             "size_after": after.len(),
             "bytes_changed": changed_bytes,
@@ -553,21 +443,25 @@ fn run_edit(
             Some(n) => format!("{n} bytes changed"),
             None => format!("{delta:+} bytes"),
         };
-        writeln!(
-            out,
-            "wrote {} ({} bytes, {detail})",
-            target.display(),
-            after.len()
-        )?;
+        match &target {
+            Some(t) => writeln!(
+                out,
+                "wrote {} ({} bytes, {detail})",
+                t.display(),
+                after.len()
+            )?,
+            None => writeln!(
+                out,
+                "dry run, nothing written ({} bytes, {detail})",
+                after.len()
+            )?,
+        }
     }
-    Ok(EXIT_OK)
+    Ok(Exit::Done)
 }
 
-fn bones(args: &BonesArgs, out: &mut dyn Write) -> io::Result<u8> {
-    let (_, pmx) = match read_model("bones", &args.input)? {
-        Ok(x) => x,
-        Err(code) => return Ok(code),
-    };
+fn bones(args: &BonesArgs, out: &mut dyn Write) -> Outcome {
+    let (_, pmx) = input::open_as::<Pmx>(&args.input, Format::Pmx)?;
     let skeleton = pmx.skeleton();
     let physics = pmx.physics_bones();
     let local = skeleton.local_positions(&pmx.bones);
@@ -619,7 +513,7 @@ fn bones(args: &BonesArgs, out: &mut dyn Write) -> io::Result<u8> {
             "warnings": warnings,
         });
         writeln!(out, "{doc}")?;
-        return Ok(EXIT_OK);
+        return Ok(Exit::Done);
     }
     writeln!(out, "file: {}", args.input.display())?;
     writeln!(
@@ -653,5 +547,48 @@ fn bones(args: &BonesArgs, out: &mut dyn Write) -> io::Result<u8> {
     for w in &warnings {
         writeln!(io::stderr(), "mmd pmx bones: warning: {w}")?;
     }
-    Ok(EXIT_OK)
+    Ok(Exit::Done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A built-in sample with at least two materials, bones and morphs.
+    fn model() -> Pmx {
+        mmd_formats::samples::pmx_samples()
+            .into_iter()
+            .map(|(_, b)| Pmx::from_bytes(&b).unwrap())
+            .find(|p| p.materials.len() >= 2 && !p.bones.is_empty() && !p.morphs.is_empty())
+            .expect("a sample with two materials")
+    }
+
+    #[test]
+    fn a_record_is_a_name_first_then_a_decimal_index() {
+        let mut p = model();
+        let count = p.materials.len();
+        let second = p.materials[1].name.to_string_lossy().into_owned();
+        assert_eq!(find(&p, Item::Material, &second).unwrap(), 1, "by name");
+        assert_eq!(find(&p, Item::Material, "1").unwrap(), 1, "by index");
+        // A name that is a number wins over the index it spells.
+        let encoding = p.context().unwrap().encoding;
+        p.materials[1].name = mmd_formats::PmxText::new("0", encoding);
+        assert_eq!(
+            find(&p, Item::Material, "0").unwrap(),
+            1,
+            "a name before an index"
+        );
+        match find(&p, Item::Material, &count.to_string()).unwrap_err() {
+            EditError::OutOfRange {
+                index, count: c, ..
+            } => assert_eq!((index, c), (count, count)),
+            e => panic!("{e}"),
+        }
+        for key in ["no such material", "-1", "99999999999999999999999999"] {
+            match find(&p, Item::Material, key).unwrap_err() {
+                EditError::NotFound { count: c, .. } => assert_eq!(c, count, "{key}"),
+                e => panic!("{key}: {e}"),
+            }
+        }
+    }
 }

@@ -2,19 +2,26 @@
 //! that write a new file) and sample (a read command).
 //!
 //! Every edit reads its input whole, makes the edit in memory (changing only what it is
-//! asked to change), and writes the result atomically to `-o OUT`; it never overwrites
-//! an input unless `--in-place` is given, and refuses `-o` naming an input. It prints
-//! what changed and what was dropped, as lines or (`--json`) as one JSON object.
+//! asked to change), and writes the result where [`Destination`] says (`-o OUT`,
+//! `--in-place` or `--dry-run`, as every edit does), atomically; it never overwrites an
+//! input unless `--in-place` is given, and refuses `-o` naming an input. It prints what
+//! changed and what was dropped, as lines or (`--json`) as one JSON object.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use mmd_formats::vmd::{
-    Block, BlockCounts, EditError, FillMode, FillOptions, MergeOptions, MergeRule, MirrorOptions,
-    SpeedOptions, TrimOptions, Vmd,
+use mmd_formats::inspect::Format;
+use mmd_formats::vmd::edit::{
+    BoundaryKey, Conflict, DroppedKey, EditError, FillMode, FillOptions, FilledKey, MergeOptions,
+    MergeRule, MirrorOptions, SpeedOptions, TrimOptions,
 };
+use mmd_formats::vmd::{Block, BlockCounts, Vmd};
 use serde_json::{json, Value};
+
+use crate::exit::{Exit, Outcome, Stop};
+use crate::input::{self, Problem};
+use crate::output::{self, Destination};
 
 /// The exit codes of `mmd vmd`, as shown in `--help`.
 pub const EXIT_CODES: &str = "\
@@ -26,10 +33,6 @@ Exit codes:
      be written as a VMD; for sample, the track has no key
   2  usage error, an input cannot be read, the output cannot be written, or -o names an
      input without --in-place";
-
-const EXIT_OK: u8 = 0;
-const EXIT_EDIT: u8 = 1;
-const EXIT_USAGE: u8 = 2;
 
 /// How many listed items (dropped keys, renames) the text output shows before `… N more`.
 const SHOWN: usize = 10;
@@ -69,24 +72,12 @@ pub enum VmdCommand {
     Sample(SampleArgs),
 }
 
-/// Where an edit writes, shared by every edit.
+/// Where an edit writes, and how it reports, shared by every edit.
 #[derive(Debug, clap::Args)]
 pub struct OutputArgs {
-    /// The file to write (atomically). It must not be an input.
-    #[arg(
-        short = 'o',
-        long = "output",
-        value_name = "OUT",
-        required_unless_present_any = ["in_place", "dry_run"],
-        conflicts_with = "in_place"
-    )]
-    pub output: Option<PathBuf>,
-    /// Replace the input (for merge, the first input) instead of writing OUT.
-    #[arg(long)]
-    pub in_place: bool,
-    /// Make the edit and print the report, but write nothing.
-    #[arg(long, conflicts_with_all = ["output", "in_place"])]
-    pub dry_run: bool,
+    /// Where the result goes.
+    #[command(flatten)]
+    pub destination: Destination,
     /// Print the report as one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -213,8 +204,8 @@ pub struct SampleArgs {
     pub json: bool,
 }
 
-/// Runs `mmd vmd`; returns the exit code.
-pub fn run(args: &VmdArgs, out: &mut dyn Write) -> io::Result<u8> {
+/// Runs `mmd vmd`.
+pub fn run(args: &VmdArgs, out: &mut dyn Write) -> Outcome {
     match &args.command {
         VmdCommand::Mirror(a) => mirror(a, out),
         VmdCommand::Trim(a) => trim(a, out),
@@ -225,128 +216,46 @@ pub fn run(args: &VmdArgs, out: &mut dyn Write) -> io::Result<u8> {
     }
 }
 
-/// A failure with its exit code; the message goes to stderr.
-struct Failed(u8, String);
-
-type Step<T> = Result<T, Failed>;
-
-fn edit_error(tool: &str, e: &EditError) -> Failed {
-    Failed(EXIT_EDIT, format!("mmd vmd {tool}: {e}"))
+/// An edit that cannot be made: exit 1.
+fn edit_error(e: &EditError) -> Stop {
+    Stop::failed(e.to_string())
 }
 
-/// Reads and parses a VMD.
-fn load(tool: &str, path: &Path) -> Step<Vmd> {
-    let shown = path.display();
-    let bytes = std::fs::read(path).map_err(|e| {
-        Failed(
-            EXIT_USAGE,
-            format!("mmd vmd {tool}: cannot read {shown}: {e}"),
-        )
-    })?;
-    crate::guard::catch(|| Vmd::from_bytes(&bytes))
-        .map_err(|p| {
-            Failed(
-                EXIT_EDIT,
-                format!(
-                    "mmd vmd {tool}: {shown}: internal error (this is a bug in mmd-formats): {p}"
-                ),
-            )
-        })?
-        .map_err(|e| {
-            Failed(
-                EXIT_EDIT,
-                format!("mmd vmd {tool}: {shown}: not a readable VMD: {e}"),
-            )
-        })
-}
-
-/// True when `a` and `b` name the same existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(x), Ok(y)) if x == y => return true,
-        (Ok(_), Ok(_)) => {}
-        _ => return false,
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
-            return x.dev() == y.dev() && x.ino() == y.ino();
+/// Reads and parses a VMD. The VMD tools read any file as a VMD (a file that is not one
+/// fails as "not a readable VMD", exit 1).
+fn load(path: &Path) -> Outcome<Vmd> {
+    let bytes = input::read(path).map_err(|p| p.at(path))?;
+    input::decode(Format::Vmd, &bytes).map_err(|problem| match problem {
+        Problem::Read { error, .. } => {
+            Stop::failed(format!("{}: not a readable VMD: {error}", path.display()))
         }
-    }
-    false
+        other => other.at(path),
+    })
 }
 
-/// Where the result goes: `None` for a dry run. Refuses an output that is an input.
-fn target(tool: &str, o: &OutputArgs, inputs: &[&Path]) -> Step<Option<PathBuf>> {
-    if o.dry_run {
-        return Ok(None);
-    }
-    if o.in_place {
-        return Ok(inputs.first().map(|p| p.to_path_buf()));
-    }
-    let Some(out) = &o.output else {
-        return Err(Failed(
-            EXIT_USAGE,
-            format!("mmd vmd {tool}: no output: give -o OUT, --in-place or --dry-run"),
-        ));
-    };
-    if let Some(input) = inputs
-        .iter()
-        .find(|i| same_file(i, out) || **i == out.as_path())
-    {
-        return Err(Failed(
-            EXIT_USAGE,
-            format!(
-                "mmd vmd {tool}: -o {} is the input {}: refusing to overwrite it (use --in-place)",
-                out.display(),
-                input.display()
-            ),
-        ));
-    }
-    Ok(Some(out.clone()))
-}
-
-/// Encodes and writes the result (unless dry run).
-fn save(tool: &str, vmd: &Vmd, dest: Option<&Path>) -> Step<usize> {
-    let bytes = vmd.to_bytes().map_err(|e| {
-        Failed(
-            EXIT_EDIT,
-            format!("mmd vmd {tool}: the result cannot be written: {e}"),
-        )
-    })?;
+/// Encodes the result and writes it to `dest` (nothing for a dry run); its size.
+fn save(vmd: &Vmd, dest: Option<&Path>) -> Outcome<usize> {
+    let bytes = vmd
+        .to_bytes()
+        .map_err(|e| Stop::failed(format!("the result cannot be written: {e}")))?;
     if let Some(dest) = dest {
-        mmd_formats::file::write_atomic(dest, &bytes).map_err(|e| {
-            Failed(
-                EXIT_USAGE,
-                format!("mmd vmd {tool}: cannot write {}: {e}", dest.display()),
-            )
-        })?;
+        output::write(dest, &bytes)?;
     }
     Ok(bytes.len())
 }
 
-/// Runs one edit: `work` gives the report (JSON object, text lines); `finish` prints it.
+/// Runs one edit: `work` gives the edited motion and its report (JSON object, text
+/// lines), which is printed after the result is written.
 fn edit(
     tool: &str,
     o: &OutputArgs,
     inputs: &[&Path],
     out: &mut dyn Write,
-    work: impl FnOnce() -> Step<(Vmd, Value, Vec<String>)>,
-) -> io::Result<u8> {
-    let result = (|| {
-        let dest = target(tool, o, inputs)?;
-        let (vmd, report, lines) = work()?;
-        let size = save(tool, &vmd, dest.as_deref())?;
-        Ok((dest, report, lines, size))
-    })();
-    let (dest, mut report, lines, size) = match result {
-        Ok(r) => r,
-        Err(Failed(code, message)) => {
-            writeln!(io::stderr(), "{message}")?;
-            return Ok(code);
-        }
-    };
+    work: impl FnOnce() -> Outcome<(Vmd, Value, Vec<String>)>,
+) -> Outcome {
+    let dest = o.destination.target(inputs)?;
+    let (vmd, mut report, lines) = work()?;
+    let size = save(&vmd, dest.as_deref())?;
     let shown = dest.as_ref().map(|d| d.display().to_string());
     if o.json {
         if let Value::Object(map) = &mut report {
@@ -377,8 +286,7 @@ fn edit(
             writeln!(out, "{line}")?;
         }
     }
-    out.flush()?;
-    Ok(EXIT_OK)
+    Ok(Exit::Done)
 }
 
 /// `3 bone, 1 camera keys`, or `none`.
@@ -399,6 +307,16 @@ fn counts_json(c: &BlockCounts) -> Value {
     Value::Object(map)
 }
 
+/// A track in reports: `bone センター`, or the block alone for the unnamed blocks
+/// (`camera`).
+fn track(block: Block, name: &str) -> String {
+    if name.is_empty() {
+        block.to_string()
+    } else {
+        format!("{block} {name}")
+    }
+}
+
 /// `a -> b, c -> d, … and N more`.
 fn list<T>(items: &[T], show: impl Fn(&T) -> String) -> String {
     let mut parts: Vec<String> = items.iter().take(SHOWN).map(show).collect();
@@ -415,9 +333,9 @@ fn pairs_json(p: &[(String, String)]) -> Value {
         .collect::<Vec<_>>())
 }
 
-fn mirror(a: &MirrorArgs, out: &mut dyn Write) -> io::Result<u8> {
+fn mirror(a: &MirrorArgs, out: &mut dyn Write) -> Outcome {
     edit("mirror", &a.out, &[&a.input], out, || {
-        let mut vmd = load("mirror", &a.input)?;
+        let mut vmd = load(&a.input)?;
         let options = MirrorOptions {
             camera: !a.no_camera,
             light: !a.no_light,
@@ -452,16 +370,16 @@ fn mirror(a: &MirrorArgs, out: &mut dyn Write) -> io::Result<u8> {
     })
 }
 
-fn trim(a: &TrimArgs, out: &mut dyn Write) -> io::Result<u8> {
+fn trim(a: &TrimArgs, out: &mut dyn Write) -> Outcome {
     edit("trim", &a.out, &[&a.input], out, || {
-        let mut vmd = load("trim", &a.input)?;
+        let mut vmd = load(&a.input)?;
         let options = TrimOptions {
             shift: !a.no_shift,
             boundary: a.boundary,
         };
         let r = vmd
             .trim(a.from, a.to, &options)
-            .map_err(|e| edit_error("trim", &e))?;
+            .map_err(|e| edit_error(&e))?;
         let added: Vec<Value> = r
             .added
             .iter()
@@ -480,13 +398,7 @@ fn trim(a: &TrimArgs, out: &mut dyn Write) -> io::Result<u8> {
             format!("dropped (outside the range): {}", keys(&r.dropped)),
         ];
         if a.boundary {
-            let show = |k: &mmd_formats::vmd::BoundaryKey| {
-                if k.name.is_empty() {
-                    format!("{} at {}", k.block, k.frame)
-                } else {
-                    format!("{} {} at {}", k.block, k.name, k.frame)
-                }
-            };
+            let show = |k: &BoundaryKey| format!("{} at {}", track(k.block, &k.name), k.frame);
             lines.push(format!(
                 "added: {} boundary keys{}{}",
                 r.added.len(),
@@ -499,10 +411,10 @@ fn trim(a: &TrimArgs, out: &mut dyn Write) -> io::Result<u8> {
     })
 }
 
-fn merge(a: &MergeArgs, out: &mut dyn Write) -> io::Result<u8> {
+fn merge(a: &MergeArgs, out: &mut dyn Write) -> Outcome {
     edit("merge", &a.out, &[&a.first, &a.second], out, || {
-        let mut first = load("merge", &a.first)?;
-        let second = load("merge", &a.second)?;
+        let mut first = load(&a.first)?;
+        let second = load(&a.second)?;
         let offset = match a.offset {
             Some(n) => n,
             None => first
@@ -510,11 +422,7 @@ fn merge(a: &MergeArgs, out: &mut dyn Write) -> io::Result<u8> {
                 .max()
                 .map_or(Ok(0), |last| last.checked_add(1).ok_or(()))
                 .map_err(|()| {
-                    Failed(
-                        EXIT_EDIT,
-                        "mmd vmd merge: the first motion ends at frame 4294967295: give --offset"
-                            .into(),
-                    )
+                    Stop::failed("the first motion ends at frame 4294967295: give --offset")
                 })?,
         };
         let rule = if a.first_wins {
@@ -524,7 +432,7 @@ fn merge(a: &MergeArgs, out: &mut dyn Write) -> io::Result<u8> {
         };
         let r = first
             .merge(&second, &MergeOptions { offset, rule })
-            .map_err(|e| edit_error("merge", &e))?;
+            .map_err(|e| edit_error(&e))?;
         let conflicts: Vec<Value> = r
             .conflicts
             .iter()
@@ -544,13 +452,7 @@ fn merge(a: &MergeArgs, out: &mut dyn Write) -> io::Result<u8> {
             "second_trailing_dropped": r.second_trailing_dropped,
             "blocks_made_present": r.blocks_made_present,
         });
-        let show = |c: &mmd_formats::vmd::Conflict| {
-            if c.name.is_empty() {
-                format!("{} at {}", c.block, c.frame)
-            } else {
-                format!("{} {} at {}", c.block, c.name, c.frame)
-            }
-        };
+        let show = |c: &Conflict| format!("{} at {}", track(c.block, &c.name), c.frame);
         let mut lines = vec![
             format!("offset: {} frames, rule: {}", r.offset, r.rule.name()),
             format!("added from the second motion: {}", keys(&r.added)),
@@ -585,15 +487,13 @@ fn merge(a: &MergeArgs, out: &mut dyn Write) -> io::Result<u8> {
     })
 }
 
-fn speed(a: &SpeedArgs, out: &mut dyn Write) -> io::Result<u8> {
+fn speed(a: &SpeedArgs, out: &mut dyn Write) -> Outcome {
     edit("speed", &a.out, &[&a.input], out, || {
-        let mut vmd = load("speed", &a.input)?;
+        let mut vmd = load(&a.input)?;
         let options = SpeedOptions {
             keep_cuts: !a.no_keep_cuts,
         };
-        let r = vmd
-            .speed(a.factor, &options)
-            .map_err(|e| edit_error("speed", &e))?;
+        let r = vmd.speed(a.factor, &options).map_err(|e| edit_error(&e))?;
         let dropped: Vec<Value> = r
             .dropped
             .iter()
@@ -609,15 +509,13 @@ fn speed(a: &SpeedArgs, out: &mut dyn Write) -> io::Result<u8> {
             "dropped_keys": dropped,
             "cuts_kept": r.cuts_kept,
         });
-        let show = |d: &mmd_formats::vmd::DroppedKey| {
-            let track = if d.name.is_empty() {
-                d.block.to_string()
-            } else {
-                format!("{} {}", d.block, d.name)
-            };
+        let show = |d: &DroppedKey| {
             format!(
-                "{track} at {} (-> {}, where {} stays)",
-                d.frame, d.new_frame, d.kept_frame
+                "{} at {} (-> {}, where {} stays)",
+                track(d.block, &d.name),
+                d.frame,
+                d.new_frame,
+                d.kept_frame
             )
         };
         let mut lines = vec![
@@ -637,9 +535,9 @@ fn speed(a: &SpeedArgs, out: &mut dyn Write) -> io::Result<u8> {
     })
 }
 
-fn fill(a: &FillArgs, out: &mut dyn Write) -> io::Result<u8> {
+fn fill(a: &FillArgs, out: &mut dyn Write) -> Outcome {
     edit("fill", &a.out, &[&a.input], out, || {
-        let mut vmd = load("fill", &a.input)?;
+        let mut vmd = load(&a.input)?;
         let options = FillOptions {
             start: a.start,
             end: a.end,
@@ -650,9 +548,7 @@ fn fill(a: &FillArgs, out: &mut dyn Write) -> io::Result<u8> {
             },
             names: Vec::new(),
         };
-        let r = vmd
-            .fill_rest_keys(&options)
-            .map_err(|e| edit_error("fill", &e))?;
+        let r = vmd.fill_rest_keys(&options).map_err(|e| edit_error(&e))?;
         let added: Vec<Value> = r
             .added
             .iter()
@@ -664,7 +560,7 @@ fn fill(a: &FillArgs, out: &mut dyn Write) -> io::Result<u8> {
             "changed": counts_json(&BlockCounts { bone: r.added.len(), ..BlockCounts::default() }),
             "dropped": counts_json(&BlockCounts::default()),
         });
-        let show = |k: &mmd_formats::vmd::FilledKey| format!("{} at {}", k.name, k.frame);
+        let show = |k: &FilledKey| format!("{} at {}", k.name, k.frame);
         let lines = vec![
             format!("frames: {} and {}, {} bones named", r.start, r.end, r.bones),
             format!(
@@ -680,14 +576,8 @@ fn fill(a: &FillArgs, out: &mut dyn Write) -> io::Result<u8> {
     })
 }
 
-fn sample(a: &SampleArgs, out: &mut dyn Write) -> io::Result<u8> {
-    let vmd = match load("sample", &a.input) {
-        Ok(v) => v,
-        Err(Failed(code, message)) => {
-            writeln!(io::stderr(), "{message}")?;
-            return Ok(code);
-        }
-    };
+fn sample(a: &SampleArgs, out: &mut dyn Write) -> Outcome {
+    let vmd = load(&a.input)?;
     let f = a.frame;
     let rh = a.right_handed;
     let (track, value): (String, Option<Value>) = if let Some(name) = &a.bone {
@@ -725,12 +615,10 @@ fn sample(a: &SampleArgs, out: &mut dyn Write) -> io::Result<u8> {
         )
     };
     let Some(value) = value else {
-        writeln!(
-            io::stderr(),
-            "mmd vmd sample: {}: no key on the {track} track",
+        return Err(Stop::failed(format!(
+            "{}: no key on the {track} track",
             a.input.display()
-        )?;
-        return Ok(EXIT_EDIT);
+        )));
     };
     let coordinates = if rh { "right-handed" } else { "mmd" };
     if a.json {
@@ -750,6 +638,5 @@ fn sample(a: &SampleArgs, out: &mut dyn Write) -> io::Result<u8> {
             }
         }
     }
-    out.flush()?;
-    Ok(EXIT_OK)
+    Ok(Exit::Done)
 }

@@ -157,14 +157,14 @@ fn extensions(p: &Pmd, o: &mut Out) -> Option<()> {
     }
     if let Some(bodies) = &p.rigid_bodies {
         // Rigid bodies (u32 count; 83 bytes each): name (20), bone (u16), group (u8),
-        // non-collision mask (u16), shape (u8), size, position, rotation, mass, linear
+        // collision mask (u16), shape (u8), size, position, rotation, mass, linear
         // and angular damping, restitution, friction, mode (u8).
         o.u32(u32::try_from(bodies.len()).ok()?);
         for r in bodies {
             o.raw(&r.name.0)
                 .u16(r.bone)
                 .u8(r.group)
-                .u16(r.mask)
+                .u16(r.collision_mask)
                 .u8(r.shape)
                 .f32s(&r.size)
                 .f32s(&r.position)

@@ -272,7 +272,7 @@ fn rigid(name: ShiftJis<20>, bone: u16, group: u8, mask: u16, shape: u8, mode: u
         name,
         bone,
         group,
-        mask,
+        collision_mask: mask,
         shape,
         size: [0.5, 1.0, 0.25],
         position: [0.0, -0.0, 0.1],

@@ -384,7 +384,7 @@ impl W {
         self.bone_index(r.bone)?;
         self.out
             .u8(r.group)
-            .u16(r.no_collision_mask)
+            .u16(r.collision_mask)
             .u8(r.shape)
             .f32s(&r.size)
             .f32s(&r.position)
@@ -434,7 +434,7 @@ impl W {
         self.material_index(s.material)?;
         self.out
             .u8(s.group)
-            .u16(s.no_collision_mask)
+            .u16(s.collision_mask)
             .u8(s.flags.bits())
             .i32(s.b_link_distance)
             .i32(s.cluster_count)

@@ -8,7 +8,7 @@
 //! difference exactly when their bytes are equal.
 //!
 //! ```
-//! use mmd_formats::diff::{diff, Change};
+//! use mmd_formats::inspect::diff::{diff, Change};
 //! use mmd_formats::vmd::{BoneKey, Vmd};
 //! use mmd_formats::ShiftJis;
 //! # fn main() -> Result<(), mmd_formats::Error> {

@@ -51,7 +51,7 @@ fn inline_seq(items: &[Value]) -> Option<String> {
 /// let bytes = mmd_formats::samples::vmd_samples().remove(0).1;
 /// let vmd = mmd_formats::vmd::Vmd::from_bytes(&bytes).unwrap();
 /// let mut out = Vec::new();
-/// mmd_formats::dump::write_text(&Value::of(&vmd), &mut out).unwrap();
+/// mmd_formats::inspect::dump::write_text(&Value::of(&vmd), &mut out).unwrap();
 /// assert!(String::from_utf8(out).unwrap().starts_with("header: Header\n"));
 /// ```
 pub fn write_text(value: &Value, out: &mut dyn Write) -> io::Result<()> {

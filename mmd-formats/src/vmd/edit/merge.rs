@@ -1,8 +1,7 @@
 //! Joining two motions: the second is shifted, then appended.
 
-use super::edit::{close_gaps, track_name, EditError};
-use super::keyframe::{Block, BlockCounts, Keyframe};
-use super::Vmd;
+use super::{close_gaps, track_name, EditError};
+use crate::vmd::{Block, BlockCounts, Keyframe, Vmd};
 use std::collections::HashSet;
 
 /// Which key stays when both files have a key of the same track at the same frame.
@@ -131,6 +130,14 @@ fn shifted<K: Keyframe + Clone>(keys: &[K], offset: u32) -> Result<Vec<K>, EditE
 }
 
 /// Merges an optional block: present in the result when present in either file.
+/// [`shifted`] for a block that may be absent.
+fn shifted_block<K: Keyframe + Clone>(
+    keys: &Option<Vec<K>>,
+    offset: u32,
+) -> Result<Option<Vec<K>>, EditError> {
+    keys.as_deref().map(|k| shifted(k, offset)).transpose()
+}
+
 fn merge_optional<K: Keyframe + Clone>(
     a: &mut Option<Vec<K>>,
     b: Option<Vec<K>>,
@@ -156,7 +163,8 @@ impl Vmd {
     /// Fails, changing nothing, when a shifted frame would not fit the u32 field.
     ///
     /// ```
-    /// use mmd_formats::vmd::{MergeOptions, MorphKey, Vmd};
+    /// use mmd_formats::vmd::edit::MergeOptions;
+    /// use mmd_formats::vmd::{MorphKey, Vmd};
     /// use mmd_formats::ShiftJis;
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// let key = |frame| MorphKey { name: ShiftJis::new("あ").unwrap(), frame, weight: 1.0 };
@@ -174,31 +182,11 @@ impl Vmd {
     pub fn merge(&mut self, other: &Vmd, options: &MergeOptions) -> Result<MergeReport, EditError> {
         let off = options.offset;
         let bone = shifted(&other.bone_keys, off)?;
-        let morph = other
-            .morph_keys
-            .as_deref()
-            .map(|k| shifted(k, off))
-            .transpose()?;
-        let camera = other
-            .camera_keys
-            .as_deref()
-            .map(|k| shifted(k, off))
-            .transpose()?;
-        let light = other
-            .light_keys
-            .as_deref()
-            .map(|k| shifted(k, off))
-            .transpose()?;
-        let shadow = other
-            .self_shadow_keys
-            .as_deref()
-            .map(|k| shifted(k, off))
-            .transpose()?;
-        let show_ik = other
-            .show_ik_keys
-            .as_deref()
-            .map(|k| shifted(k, off))
-            .transpose()?;
+        let morph = shifted_block(&other.morph_keys, off)?;
+        let camera = shifted_block(&other.camera_keys, off)?;
+        let light = shifted_block(&other.light_keys, off)?;
+        let shadow = shifted_block(&other.self_shadow_keys, off)?;
+        let show_ik = shifted_block(&other.show_ik_keys, off)?;
         let mut report = MergeReport {
             offset: off,
             rule: options.rule,

@@ -16,7 +16,7 @@
 //! list) is not recorded.
 //!
 //! ```
-//! use mmd_formats::format::Format;
+//! use mmd_formats::inspect::Format;
 //! # fn main() -> Result<(), mmd_formats::Error> {
 //! let bytes = mmd_formats::samples::pmx_samples().remove(0).1;
 //! let e = Format::Pmx.explain(&bytes, 4)?.expect("inside the file");
@@ -55,12 +55,12 @@ pub struct Spans {
 
 /// One recorded span.
 #[derive(Debug, Clone, Copy)]
-pub struct Span<'a> {
+pub struct FieldSpan<'a> {
     spans: &'a Spans,
     index: usize,
 }
 
-impl<'a> Span<'a> {
+impl<'a> FieldSpan<'a> {
     fn node(&self) -> &'a Node {
         &self.spans.nodes[self.index]
     }
@@ -96,9 +96,9 @@ impl<'a> Span<'a> {
     }
 
     /// The enclosing field, `None` at the top level.
-    pub fn parent(&self) -> Option<Span<'a>> {
+    pub fn parent(&self) -> Option<FieldSpan<'a>> {
         let p = self.node().parent;
-        (p != ROOT).then_some(Span {
+        (p != ROOT).then_some(FieldSpan {
             spans: self.spans,
             index: p as usize,
         })
@@ -142,21 +142,21 @@ impl Spans {
     }
 
     /// Every span, in file order (an enclosing field before the fields inside it).
-    pub fn iter(&self) -> impl Iterator<Item = Span<'_>> + '_ {
-        (0..self.nodes.len()).map(move |index| Span { spans: self, index })
+    pub fn iter(&self) -> impl Iterator<Item = FieldSpan<'_>> + '_ {
+        (0..self.nodes.len()).map(move |index| FieldSpan { spans: self, index })
     }
 
     /// The leaf spans, in file order.
-    pub fn leaves(&self) -> impl Iterator<Item = Span<'_>> + '_ {
-        self.iter().filter(Span::is_leaf)
+    pub fn leaves(&self) -> impl Iterator<Item = FieldSpan<'_>> + '_ {
+        self.iter().filter(FieldSpan::is_leaf)
     }
 
     /// The innermost span that holds byte `offset` (`None` where no field holds it).
-    pub fn deepest(&self, offset: u64) -> Option<Span<'_>> {
+    pub fn deepest(&self, offset: u64) -> Option<FieldSpan<'_>> {
         // The last span that starts at or before `offset` is the innermost that could
         // hold it; if it ends before, one of its ancestors may still hold it.
         let after = self.nodes.partition_point(|n| n.start <= offset);
-        let mut span = Span {
+        let mut span = FieldSpan {
             spans: self,
             index: after.checked_sub(1)?,
         };
@@ -170,7 +170,7 @@ impl Spans {
 
     /// The span of the field at `path`, if one was recorded (the first, if a path was
     /// recorded twice). Takes time in proportion to the siblings passed on the way.
-    pub fn get(&self, path: &[Segment]) -> Option<Span<'_>> {
+    pub fn get(&self, path: &[Segment]) -> Option<FieldSpan<'_>> {
         let mut found: Option<usize> = None;
         for seg in path {
             let (mut i, until) = match found {
@@ -188,35 +188,14 @@ impl Spans {
             }
             found = Some(hit?);
         }
-        found.map(|index| Span { spans: self, index })
-    }
-
-    /// Where the value at `path` starts: its span's start when one was recorded; for an
-    /// element of a byte sequence or array (recorded as one leaf, see
-    /// [`Encode::encode_seq`]), the sequence's first data byte (after its count, if it
-    /// has one) plus the element's index. `None` when the path leads nowhere.
-    pub fn locate(&self, path: &[Segment]) -> Option<u64> {
-        if let Some(s) = self.get(path) {
-            return Some(s.start());
-        }
-        let (Segment::Index(i), parent) = path.split_last()? else {
-            return None;
-        };
-        let seq = self.get(parent)?;
-        // The data of a byte run starts after its count, the run's only child.
-        let data = match self.nodes.get(seq.index + 1) {
-            Some(n) if n.parent == seq.index as u32 && n.seg == Segment::Count => n.end,
-            _ => seq.start(),
-        };
-        let at = data.checked_add(*i as u64)?;
-        (at < seq.end()).then_some(at)
+        found.map(|index| FieldSpan { spans: self, index })
     }
 
     /// The innermost span of every byte, as runs: `(span, start, end)` in file order,
     /// one run for each stretch of bytes that a span holds and none of the spans inside
     /// it does. For a binary file these tile it: they are the leaves, and the bytes of
     /// a counted byte sequence after its count (the sequence's own span holds them).
-    pub fn cells(&self) -> Vec<(Span<'_>, u64, u64)> {
+    pub fn cells(&self) -> Vec<(FieldSpan<'_>, u64, u64)> {
         let mut out = Vec::new();
         // (node, first byte not yet given to a cell) for the open nodes.
         let mut stack: Vec<(usize, u64)> = Vec::new();
@@ -225,7 +204,7 @@ impl Spans {
                 let end = self.nodes[i].end;
                 if from < end {
                     out.push((
-                        Span {
+                        FieldSpan {
                             spans: self,
                             index: i,
                         },
@@ -245,7 +224,7 @@ impl Spans {
             if let Some(&(p, from)) = stack.last() {
                 if from < n.start {
                     out.push((
-                        Span {
+                        FieldSpan {
                             spans: self,
                             index: p,
                         },

@@ -1,11 +1,11 @@
 //! Cutting a motion to a frame range.
 
-use super::edit::{track_name, EditError};
-use super::eval::{Span, Track};
-use super::interpolation::{CameraInterpolation, Interpolation};
-use super::keyframe::{Block, BlockCounts, Keyframe};
-use super::keys::{BoneKey, CameraKey, LightKey, MorphKey, SelfShadowKey, ShowIkKey};
-use super::Vmd;
+use super::{track_name, EditError};
+use crate::vmd::eval::{Bracket, Track};
+use crate::vmd::{
+    Block, BlockCounts, BoneKey, CameraInterpolation, CameraKey, Interpolation, Keyframe, LightKey,
+    MorphKey, SelfShadowKey, ShowIkKey, Vmd,
+};
 
 /// How [`Vmd::trim`] cuts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -64,20 +64,20 @@ pub(crate) trait Trimmable: Keyframe + Clone {
     /// needs a key, a copy of the one in force.
     const STEPS: bool;
     /// A key at `frame` holding the track's value there. Bytes the value does not set
-    /// (name field, interpolation bytes) come from the key the span ends on.
+    /// (name field, interpolation bytes) come from the key the bracket ends on.
     fn sampled(track: &Track<'_, Self>, frame: u32) -> Option<Self>;
     /// Sets this key's curves to the part between `u0` and `u1` of `src`'s curves.
     fn cut_curves(&mut self, _src: &Self, _u0: f64, _u1: f64) {}
 }
 
-/// The key whose bytes a sampled key starts from, and the span.
-fn base<'a, K: Keyframe>(track: &Track<'a, K>, frame: u32) -> Option<(&'a K, Span<'a, K>)> {
-    let span = track.span(f64::from(frame))?;
-    let key = match span {
-        Span::At(k) => k,
-        Span::Between { to, .. } => to,
+/// The key whose bytes a sampled key starts from, and the keys around the frame.
+fn base<'a, K: Keyframe>(track: &Track<'a, K>, frame: u32) -> Option<(&'a K, Bracket<'a, K>)> {
+    let bracket = track.bracket(f64::from(frame))?;
+    let key = match bracket {
+        Bracket::At(k) => k,
+        Bracket::Between { to, .. } => to,
     };
-    Some((key, span))
+    Some((key, bracket))
 }
 
 impl Trimmable for BoneKey {
@@ -318,7 +318,8 @@ impl Vmd {
     /// Fails, changing nothing, when `from > to`.
     ///
     /// ```
-    /// use mmd_formats::vmd::{MorphKey, TrimOptions, Vmd};
+    /// use mmd_formats::vmd::edit::TrimOptions;
+    /// use mmd_formats::vmd::{MorphKey, Vmd};
     /// use mmd_formats::ShiftJis;
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// let mut vmd = Vmd::new_v2("model")?;

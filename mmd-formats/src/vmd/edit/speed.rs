@@ -1,8 +1,7 @@
 //! Changing the speed of a motion: frame numbers rescaled and rounded.
 
-use super::edit::{track_name, EditError};
-use super::keyframe::{Block, BlockCounts, Keyframe};
-use super::Vmd;
+use super::{track_name, EditError};
+use crate::vmd::{Block, BlockCounts, Keyframe, Vmd};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
@@ -121,6 +120,22 @@ fn plan<K: Keyframe>(
 /// original frame rounded best (smallest error; on a tie, the earliest original frame)
 /// stay; the others are dropped. Keys that already shared their original frame stay
 /// together.
+/// The keys of a block that may be absent (none when it is).
+fn keys<K>(block: &Option<Vec<K>>) -> &[K] {
+    block.as_deref().unwrap_or(&[])
+}
+
+/// [`apply`] to a block that may be absent (an absent block stays absent).
+fn apply_block<K: Keyframe>(
+    block: &mut Option<Vec<K>>,
+    plan: &[(u32, f64)],
+    report: &mut SpeedReport,
+) {
+    if let Some(keys) = block {
+        apply(keys, plan, report);
+    }
+}
+
 fn apply<K: Keyframe>(keys: &mut Vec<K>, plan: &[(u32, f64)], report: &mut SpeedReport) {
     let mut best: HashMap<(&[u8], u32), (f64, u32)> = HashMap::new();
     for (key, &(new, err)) in keys.iter().zip(plan) {
@@ -177,7 +192,8 @@ impl Vmd {
     /// frame would not fit the u32 field.
     ///
     /// ```
-    /// use mmd_formats::vmd::{MorphKey, SpeedOptions, Vmd};
+    /// use mmd_formats::vmd::edit::SpeedOptions;
+    /// use mmd_formats::vmd::{MorphKey, Vmd};
     /// use mmd_formats::ShiftJis;
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// let mut vmd = Vmd::new_v2("model")?;
@@ -200,57 +216,27 @@ impl Vmd {
         let mut no_cuts = 0;
         // Plan every block before changing any, so a failure changes nothing.
         let bone = plan(&self.bone_keys, factor, false, &mut no_cuts)?;
-        let morph = plan(
-            self.morph_keys.as_deref().unwrap_or(&[]),
-            factor,
-            false,
-            &mut no_cuts,
-        )?;
+        let morph = plan(keys(&self.morph_keys), factor, false, &mut no_cuts)?;
         let camera = plan(
-            self.camera_keys.as_deref().unwrap_or(&[]),
+            keys(&self.camera_keys),
             factor,
             options.keep_cuts,
             &mut cuts,
         )?;
-        let light = plan(
-            self.light_keys.as_deref().unwrap_or(&[]),
-            factor,
-            false,
-            &mut no_cuts,
-        )?;
-        let shadow = plan(
-            self.self_shadow_keys.as_deref().unwrap_or(&[]),
-            factor,
-            false,
-            &mut no_cuts,
-        )?;
-        let show_ik = plan(
-            self.show_ik_keys.as_deref().unwrap_or(&[]),
-            factor,
-            false,
-            &mut no_cuts,
-        )?;
+        let light = plan(keys(&self.light_keys), factor, false, &mut no_cuts)?;
+        let shadow = plan(keys(&self.self_shadow_keys), factor, false, &mut no_cuts)?;
+        let show_ik = plan(keys(&self.show_ik_keys), factor, false, &mut no_cuts)?;
         let mut report = SpeedReport {
             factor,
             cuts_kept: cuts,
             ..SpeedReport::default()
         };
         apply(&mut self.bone_keys, &bone, &mut report);
-        if let Some(keys) = &mut self.morph_keys {
-            apply(keys, &morph, &mut report);
-        }
-        if let Some(keys) = &mut self.camera_keys {
-            apply(keys, &camera, &mut report);
-        }
-        if let Some(keys) = &mut self.light_keys {
-            apply(keys, &light, &mut report);
-        }
-        if let Some(keys) = &mut self.self_shadow_keys {
-            apply(keys, &shadow, &mut report);
-        }
-        if let Some(keys) = &mut self.show_ik_keys {
-            apply(keys, &show_ik, &mut report);
-        }
+        apply_block(&mut self.morph_keys, &morph, &mut report);
+        apply_block(&mut self.camera_keys, &camera, &mut report);
+        apply_block(&mut self.light_keys, &light, &mut report);
+        apply_block(&mut self.self_shadow_keys, &shadow, &mut report);
+        apply_block(&mut self.show_ik_keys, &show_ik, &mut report);
         Ok(report)
     }
 }

@@ -1,14 +1,43 @@
-//! What the edits share: their error, the key of a (track, frame) pair, and the order of
-//! the optional blocks.
+//! Edits of a motion: mirror, trim, merge, speed and fill, each an inherent method of
+//! [`Vmd`] ([`Vmd::mirror`], [`Vmd::trim`], [`Vmd::merge`], [`Vmd::speed`],
+//! [`Vmd::fill_rest_keys`]) with its options and the report of what it changed.
 //!
 //! Every edit works on the stored records and changes only what it is asked to change:
 //! the 64 interpolation bytes, the junk after a name's NUL, the header, the trailing
 //! bytes and the order of the records it keeps are left as they are, and an absent block
-//! stays absent. An edit that fails leaves the value untouched.
+//! stays absent. An edit that fails leaves the value untouched and says why
+//! ([`EditError`]).
+//!
+//! ```
+//! use mmd_formats::vmd::edit::TrimOptions;
+//! use mmd_formats::vmd::{BoneKey, Vmd};
+//! use mmd_formats::ShiftJis;
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut vmd = Vmd::new("model")?;
+//! for frame in [0, 10, 20] {
+//!     let name = ShiftJis::new("center")?;
+//!     vmd.bone_keys.push(BoneKey::new(name, frame, [0.0; 3], [0.0, 0.0, 0.0, 1.0]));
+//! }
+//! let report = vmd.trim(10, 20, &TrimOptions::default())?;
+//! assert_eq!((report.kept.bone, report.dropped.bone), (2, 1));
+//! assert_eq!(vmd.bone_keys[0].frame, 0, "frame 10 became frame 0");
+//! # Ok(()) }
+//! ```
 
-use super::keyframe::{Block, Keyframe};
-use super::Vmd;
+mod fill;
+mod merge;
+mod mirror;
+mod speed;
+mod trim;
+
+pub use fill::{FillMode, FillOptions, FillReport, FilledKey};
+pub use merge::{Conflict, MergeOptions, MergeReport, MergeRule};
+pub use mirror::{swap_left_right, MirrorOptions, MirrorReport};
+pub use speed::{DroppedKey, SpeedOptions, SpeedReport};
+pub use trim::{BoundaryKey, TrimOptions, TrimReport};
+
 use crate::text::decode_sjis;
+use crate::vmd::{Block, Keyframe, Vmd};
 use std::fmt;
 
 /// Why an edit cannot be made. Each says what was expected and what was given.

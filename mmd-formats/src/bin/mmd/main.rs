@@ -6,34 +6,32 @@
 //! `mmd vmd TOOL ...` edits or samples a motion (see `mmd vmd --help`); `mmd dump`,
 //! `mmd explain` and `mmd diff` show a file's fields, the field at a byte, and the fields
 //! two files differ in.
+//!
+//! One way through for every command: [`input`] reads an input and tells what is wrong
+//! with it, [`output`] is where every edit writes, and a command returns an
+//! [`exit::Outcome`]: its [`Exit`] status, or a [`Stop`] whose message `main` prints after
+//! `mmd COMMAND: `.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-#[path = "mmd/check.rs"]
 mod check;
-#[path = "mmd/diff.rs"]
 mod diff;
-#[path = "mmd/dump.rs"]
 mod dump;
-#[path = "mmd/explain.rs"]
+mod exit;
 mod explain;
-#[path = "mmd/guard.rs"]
 mod guard;
-#[path = "mmd/info.rs"]
 mod info;
-#[path = "mmd/load.rs"]
-mod load;
-#[path = "mmd/pmx.rs"]
+mod input;
+mod output;
 mod pmx;
-#[path = "mmd/progress.rs"]
 mod progress;
-#[path = "mmd/vmd.rs"]
 mod vmd;
-#[path = "mmd/walk.rs"]
 mod walk;
+
+use exit::{Exit, Outcome, Stop};
 
 /// The exit codes of every command, in brief (each command's `--help` has its own).
 const EXIT_CODES: &str = "\
@@ -80,26 +78,82 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let result = match &cli.command {
-        Command::Check(args) => check::run(args, &mut out),
-        Command::Info(args) => info::run(args, &mut out),
-        Command::Pmx(args) => pmx::run(args, &mut out),
-        Command::Vmd(args) => vmd::run(args, &mut out),
-        Command::Dump(args) => dump::run(args, &mut out),
-        Command::Explain(args) => explain::run(args, &mut out),
-        Command::Diff(args) => diff::run(args, &mut out),
-    };
-    match result {
-        Ok(code) => ExitCode::from(code),
-        Err(e) => {
+    let outcome = run(&cli.command, &mut out).and_then(|exit| {
+        out.flush()?;
+        Ok(exit)
+    });
+    finish(&command_name(&matches), outcome).into()
+}
+
+/// Runs one command, writing its output to `out`.
+fn run(command: &Command, out: &mut dyn Write) -> Outcome {
+    match command {
+        Command::Check(args) => check::run(args, out),
+        Command::Info(args) => info::run(args, out),
+        Command::Pmx(args) => pmx::run(args, out),
+        Command::Vmd(args) => vmd::run(args, out),
+        Command::Dump(args) => dump::run(args, out),
+        Command::Explain(args) => explain::run(args, out),
+        Command::Diff(args) => diff::run(args, out),
+    }
+}
+
+/// The exit status of an outcome, after its message (if any) is printed on stderr as
+/// `mmd COMMAND: message`.
+fn finish(name: &str, outcome: Outcome) -> Exit {
+    match outcome {
+        Ok(exit) => exit,
+        Err(Stop::Fail(exit, message)) => {
+            let _ = writeln!(io::stderr(), "{name}: {message}");
+            exit
+        }
+        Err(Stop::Output(e)) => {
             // A closed pipe (`mmd check | head`) is not worth a message.
             if e.kind() != io::ErrorKind::BrokenPipe {
                 let _ = writeln!(io::stderr(), "mmd: cannot write the output: {e}");
             }
-            ExitCode::from(2)
+            Exit::Trouble
         }
+    }
+}
+
+/// `mmd` and the subcommands given, as the prefix of messages: `mmd vmd trim`.
+fn command_name(matches: &ArgMatches) -> String {
+    let mut name = String::from("mmd");
+    let mut at = matches;
+    while let Some((sub, inner)) = at.subcommand() {
+        name.push(' ');
+        name.push_str(sub);
+        at = inner;
+    }
+    name
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_name_follows_the_subcommands() {
+        let matches = Cli::command()
+            .try_get_matches_from(["mmd", "vmd", "trim", "a.vmd", "1", "2", "--dry-run"])
+            .unwrap();
+        assert_eq!(command_name(&matches), "mmd vmd trim");
+        let matches = Cli::command()
+            .try_get_matches_from(["mmd", "info", "a.pmx"])
+            .unwrap();
+        assert_eq!(command_name(&matches), "mmd info");
+    }
+
+    #[test]
+    fn the_clap_definitions_are_consistent() {
+        Cli::command().debug_assert();
     }
 }

@@ -1,8 +1,7 @@
 //! Mirroring a motion left to right (across the model's YZ plane).
 
-use super::keyframe::BlockCounts;
-use super::Vmd;
 use crate::text::decode_sjis;
+use crate::vmd::{BlockCounts, Vmd};
 
 /// 左 (left) in Shift_JIS.
 const LEFT: [u8; 2] = [0x8D, 0xB6];
@@ -123,7 +122,8 @@ impl Vmd {
     /// same bytes back.
     ///
     /// ```
-    /// use mmd_formats::vmd::{BoneKey, MirrorOptions, Vmd};
+    /// use mmd_formats::vmd::edit::MirrorOptions;
+    /// use mmd_formats::vmd::{BoneKey, Vmd};
     /// use mmd_formats::ShiftJis;
     /// # fn main() -> Result<(), mmd_formats::Error> {
     /// let mut vmd = Vmd::new_v2("model")?;

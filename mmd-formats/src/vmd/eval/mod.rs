@@ -16,11 +16,34 @@
 //! * Before a track's first key, the first key holds; after its last, the last.
 //! * Keys are taken in frame order, whatever their order in the file; of several keys of
 //!   one track at the same frame, the one later in the file is used.
+//!
+//! # Where the camera is
+//!
+//! Seed 004: the camera position is **target + R · (0, 0, −distance)** (in the right-handed
+//! frame), not R · (target + (0, 0, −distance)); the latter, which three.js r171's
+//! `MMDLoader.buildCameraAnimation()` builds, drifts more the farther the target is from
+//! the origin (a shot 16.40 away became 15.29 in the seed's measurement).
+//!
+//! R is built from the converted angles (x, y, −z) with yaw outermost:
+//! R = Ry(y) · Rx(x) · Rz(−z), i.e. roll about the view axis first, then pitch, then yaw
+//! about the world's vertical (three.js Euler order `YXZ`). In MMD's own coordinates the
+//! same point is target + Ry(−y) · Rx(−x) · Rz(−z) · (0, 0, distance).
+//!
+//! Trap: the seed says to build the angles "in XYZ order", which is the order three.js's
+//! loader uses (R = Rx · Ry · Rz). The players that reproduce MMD (babylon-mmd's
+//! `MmdCamera`, MMDAgent's scene controller, Blender mmd_tools' camera rig) all put the
+//! yaw outermost, as here; the two orders agree when the X or the Y angle is 0 and differ
+//! when a shot is both pitched and turned (at 30° pitch and 45° yaw the elevation comes
+//! out as 30° here and as 21° with XYZ).
 
-use super::interpolation::Curve;
-use super::keyframe::Keyframe;
-use super::keys::{BoneKey, CameraKey, LightKey, MorphKey, SelfShadowKey, ShowIkKey};
-use super::Vmd;
+mod camera;
+
+pub use camera::CameraState;
+
+use crate::coords::{position_to_rh, quaternion_to_rh};
+use crate::vmd::{
+    BoneKey, CameraKey, Curve, Keyframe, LightKey, MorphKey, SelfShadowKey, ShowIkKey, Vmd,
+};
 
 /// Iterations of the bisection that finds the curve parameter for a time: each halves the
 /// interval, so 52 reach the precision of an f64 in [0, 1].
@@ -173,7 +196,7 @@ fn normalised(q: [f64; 4]) -> Option<[f64; 4]> {
 
 /// Where a frame falls in a track.
 #[derive(Debug, Clone, Copy)]
-pub enum Span<'a, K> {
+pub enum Bracket<'a, K> {
     /// On a key, before the first key or after the last: that key's values hold.
     At(&'a K),
     /// Between two keys: `progress` is the time fraction 0 < x < 1 from `from` to `to`.
@@ -221,23 +244,23 @@ impl<'a, K: Keyframe> Track<'a, K> {
     }
 
     /// Where `frame` falls (`None` for an empty track). NaN counts as before the first key.
-    pub fn span(&self, frame: f64) -> Option<Span<'a, K>> {
+    pub fn bracket(&self, frame: f64) -> Option<Bracket<'a, K>> {
         let first = *self.keys.first()?;
         let last = *self.keys.last()?;
         if frame.is_nan() || frame <= f64::from(first.frame()) {
-            return Some(Span::At(first));
+            return Some(Bracket::At(first));
         }
         if frame >= f64::from(last.frame()) {
-            return Some(Span::At(last));
+            return Some(Bracket::At(last));
         }
         // The first key after `frame`; it exists and is not the first key.
         let i = self.keys.partition_point(|k| f64::from(k.frame()) <= frame);
         let (from, to) = (*self.keys.get(i.checked_sub(1)?)?, *self.keys.get(i)?);
         if f64::from(from.frame()) == frame {
-            return Some(Span::At(from));
+            return Some(Bracket::At(from));
         }
         let (f0, f1) = (f64::from(from.frame()), f64::from(to.frame()));
-        Some(Span::Between {
+        Some(Bracket::Between {
             from,
             to,
             progress: (frame - f0) / (f1 - f0),
@@ -246,21 +269,31 @@ impl<'a, K: Keyframe> Track<'a, K> {
 }
 
 /// A bone's pose at a frame: the offset from its initial position and its rotation, in
-/// MMD's coordinates (see [`BonePose::to_right_handed`]).
+/// MMD's coordinates (see [`BoneState::to_right_handed`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct BonePose {
+pub struct BoneState {
     /// Position offset (x, y, z) from the initial pose.
     pub position: [f32; 3],
     /// Rotation quaternion (x, y, z, w).
     pub rotation: [f32; 4],
 }
 
-impl BonePose {
+impl BoneState {
     /// The pose a key states.
     pub fn of(key: &BoneKey) -> Self {
-        BonePose {
+        BoneState {
             position: key.position,
             rotation: key.rotation,
+        }
+    }
+}
+
+impl BoneState {
+    /// The pose in right-handed coordinates: position Z negated, rotation (−x, −y, z, w).
+    pub fn to_right_handed(&self) -> BoneState {
+        BoneState {
+            position: position_to_rh(self.position),
+            rotation: quaternion_to_rh(self.rotation),
         }
     }
 }
@@ -268,13 +301,13 @@ impl BonePose {
 impl Track<'_, BoneKey> {
     /// The pose at `frame`: each position axis by its curve, the rotation by slerp along
     /// the rotation curve, all curves from the later key. `None` for an empty track.
-    pub fn sample(&self, frame: f64) -> Option<BonePose> {
-        Some(match self.span(frame)? {
-            Span::At(k) => BonePose::of(k),
-            Span::Between { from, to, progress } => {
+    pub fn sample(&self, frame: f64) -> Option<BoneState> {
+        Some(match self.bracket(frame)? {
+            Bracket::At(k) => BoneState::of(k),
+            Bracket::Between { from, to, progress } => {
                 let c = to.interpolation();
                 let axes = [c.x, c.y, c.z];
-                BonePose {
+                BoneState {
                     position: std::array::from_fn(|i| {
                         mix(from.position[i], to.position[i], axes[i].eval(progress))
                     }),
@@ -288,64 +321,9 @@ impl Track<'_, BoneKey> {
 impl Track<'_, MorphKey> {
     /// The weight at `frame`, interpolated linearly (morph keys have no curve).
     pub fn sample(&self, frame: f64) -> Option<f32> {
-        Some(match self.span(frame)? {
-            Span::At(k) => k.weight,
-            Span::Between { from, to, progress } => mix(from.weight, to.weight, progress),
-        })
-    }
-}
-
-/// The camera at a frame, in MMD's coordinates (see [`CameraState::position`] for where
-/// the camera is, and [`CameraState::to_right_handed`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CameraState {
-    /// Distance from the target (negative = pulled back, as MMD writes it).
-    pub distance: f32,
-    /// The target ("注視点") position.
-    pub target: [f32; 3],
-    /// Euler angles (x, y, z), radians.
-    pub rotation: [f32; 3],
-    /// View angle in degrees (fractional between keys).
-    pub fov: f32,
-    /// Perspective flag of the key in force (0 = perspective on): it steps.
-    pub perspective: u8,
-}
-
-impl CameraState {
-    /// The state a key states.
-    pub fn of(key: &CameraKey) -> Self {
-        CameraState {
-            distance: key.distance,
-            target: key.target,
-            rotation: key.rotation,
-            fov: key.fov as f32,
-            perspective: key.perspective,
-        }
-    }
-}
-
-impl Track<'_, CameraKey> {
-    /// The camera at `frame`, each quantity by its curve from the later key. Between two
-    /// keys exactly one frame apart (a cut) the earlier key holds: the camera jumps at the
-    /// later key's frame instead of sliding. `None` when there is no camera key.
-    pub fn sample(&self, frame: f64) -> Option<CameraState> {
-        Some(match self.span(frame)? {
-            Span::At(k) => CameraState::of(k),
-            Span::Between { from, to, .. } if to.frame - from.frame == 1 => CameraState::of(from),
-            Span::Between { from, to, progress } => {
-                let c = to.interpolation();
-                let axes = [c.target_x, c.target_y, c.target_z];
-                let turn = c.rotation.eval(progress);
-                CameraState {
-                    distance: mix(from.distance, to.distance, c.distance.eval(progress)),
-                    target: std::array::from_fn(|i| {
-                        mix(from.target[i], to.target[i], axes[i].eval(progress))
-                    }),
-                    rotation: std::array::from_fn(|i| mix(from.rotation[i], to.rotation[i], turn)),
-                    fov: mix(from.fov as f32, to.fov as f32, c.fov.eval(progress)),
-                    perspective: from.perspective,
-                }
-            }
+        Some(match self.bracket(frame)? {
+            Bracket::At(k) => k.weight,
+            Bracket::Between { from, to, progress } => mix(from.weight, to.weight, progress),
         })
     }
 }
@@ -359,15 +337,25 @@ pub struct LightState {
     pub direction: [f32; 3],
 }
 
+impl LightState {
+    /// The light in right-handed coordinates: the direction's Z negated.
+    pub fn to_right_handed(&self) -> LightState {
+        LightState {
+            color: self.color,
+            direction: position_to_rh(self.direction),
+        }
+    }
+}
+
 impl Track<'_, LightKey> {
     /// The light at `frame`, colour and direction interpolated linearly (no curves).
     pub fn sample(&self, frame: f64) -> Option<LightState> {
-        Some(match self.span(frame)? {
-            Span::At(k) => LightState {
+        Some(match self.bracket(frame)? {
+            Bracket::At(k) => LightState {
                 color: k.color,
                 direction: k.direction,
             },
-            Span::Between { from, to, progress } => LightState {
+            Bracket::Between { from, to, progress } => LightState {
                 color: std::array::from_fn(|i| mix(from.color[i], to.color[i], progress)),
                 direction: std::array::from_fn(|i| {
                     mix(from.direction[i], to.direction[i], progress)
@@ -380,9 +368,9 @@ impl Track<'_, LightKey> {
 /// The key of a step track in force at `frame`: the last key at or before it (the first
 /// key before the first).
 fn step<'a, K: Keyframe>(track: &Track<'a, K>, frame: f64) -> Option<&'a K> {
-    Some(match track.span(frame)? {
-        Span::At(k) => k,
-        Span::Between { from, .. } => from,
+    Some(match track.bracket(frame)? {
+        Bracket::At(k) => k,
+        Bracket::Between { from, .. } => from,
     })
 }
 

@@ -1,9 +1,8 @@
 //! Filling in rest keys: every bone the motion names gets keys at its start and end.
 
-use super::edit::EditError;
-use super::keys::BoneKey;
-use super::Vmd;
+use super::EditError;
 use crate::text::{decode_sjis, ShiftJis};
+use crate::vmd::{BoneKey, Vmd};
 
 /// What a filled-in key holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -69,7 +68,8 @@ impl Vmd {
     /// Fails, changing nothing, when `end < start`.
     ///
     /// ```
-    /// use mmd_formats::vmd::{BoneKey, FillOptions, Vmd};
+    /// use mmd_formats::vmd::edit::FillOptions;
+    /// use mmd_formats::vmd::{BoneKey, Vmd};
     /// use mmd_formats::ShiftJis;
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// let mut vmd = Vmd::new_v2("model")?;

@@ -1,0 +1,199 @@
+//! Reading an input, the one way every command does it: read the bytes, tell the format,
+//! run the library on them with panics caught, and, when something goes wrong, one
+//! [`Problem`] that knows its exit status and its message.
+//!
+//! Single-file commands use [`open`] and [`open_as`], which turn a problem into a
+//! [`Stop`]; `mmd check`, which reports every file on its own line, turns the same
+//! problems into its report lines.
+
+use std::io;
+use std::path::Path;
+
+use mmd_formats::inspect::{Format, UnknownFormat};
+use mmd_formats::Decode;
+
+use crate::exit::{Exit, Outcome, Stop};
+use crate::guard;
+
+/// What a panic inside the library is called in messages.
+pub const BUG: &str = "internal error (this is a bug in mmd-formats)";
+
+/// Why an input cannot be used.
+#[derive(Debug)]
+pub enum Problem {
+    /// The path cannot be read.
+    Unreadable(io::Error),
+    /// The bytes open with no known signature.
+    Unknown(UnknownFormat),
+    /// The file is in another format than the command takes.
+    WrongFormat {
+        /// The format found.
+        found: Format,
+        /// The format the command takes.
+        wanted: Format,
+    },
+    /// The file does not read as its format.
+    Read {
+        /// The format it was read as.
+        format: Format,
+        /// The read error (offset, field path, expected, found).
+        error: mmd_formats::Error,
+    },
+    /// The library panicked: a bug.
+    Bug {
+        /// The format, when known.
+        format: Option<Format>,
+        /// The panic's message and location.
+        message: String,
+    },
+}
+
+impl Problem {
+    /// The exit status a command ends with for this problem: 2 when the input cannot be
+    /// read or is not in a format the command takes, 1 when it does not read or the
+    /// library failed.
+    pub fn exit(&self) -> Exit {
+        match self {
+            Problem::Unreadable(_) | Problem::Unknown(_) | Problem::WrongFormat { .. } => {
+                Exit::Trouble
+            }
+            Problem::Read { .. } | Problem::Bug { .. } => Exit::Failed,
+        }
+    }
+
+    /// The message for stderr, naming the input as `shown`.
+    pub fn message(&self, shown: &str) -> String {
+        match self {
+            Problem::Unreadable(e) => format!("cannot read {shown}: {e}"),
+            Problem::Unknown(why) => format!("{shown}: {why}"),
+            Problem::WrongFormat { found, wanted } => {
+                format!("{shown}: a {found} file, not {wanted}")
+            }
+            Problem::Read { format, error } => format!("{shown} ({format}): {error}"),
+            Problem::Bug { message, .. } => format!("{shown}: {BUG}: {message}"),
+        }
+    }
+
+    /// The problem as the stop of a command whose input is `path`.
+    pub fn at(self, path: &Path) -> Stop {
+        Stop::Fail(self.exit(), self.message(&path.display().to_string()))
+    }
+}
+
+/// The bytes of `path`.
+pub fn read(path: &Path) -> Result<Vec<u8>, Problem> {
+    std::fs::read(path).map_err(Problem::Unreadable)
+}
+
+/// The format of `bytes`, told by their first bytes.
+pub fn detect(bytes: &[u8]) -> Result<Format, Problem> {
+    match guard::catch(|| Format::identify(bytes)) {
+        Ok(Ok(format)) => Ok(format),
+        Ok(Err(why)) => Err(Problem::Unknown(why)),
+        Err(message) => Err(Problem::Bug {
+            format: None,
+            message,
+        }),
+    }
+}
+
+/// Runs library code on a file of `format`, with panics caught: its error is the file's
+/// read error.
+pub fn guarded<T>(
+    format: Format,
+    f: impl FnOnce() -> mmd_formats::Result<T>,
+) -> Result<T, Problem> {
+    match guard::catch(f) {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(error)) => Err(Problem::Read { format, error }),
+        Err(message) => Err(Problem::Bug {
+            format: Some(format),
+            message,
+        }),
+    }
+}
+
+/// Reads `bytes` whole as a file of `format` (type `F`).
+pub fn decode<F: Decode<()>>(format: Format, bytes: &[u8]) -> Result<F, Problem> {
+    guarded(format, || mmd_formats::file::decode_all(bytes, &()))
+}
+
+/// An input read into memory, with its format.
+pub struct Loaded {
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+    /// Its format.
+    pub format: Format,
+}
+
+/// Reads `path` and tells its format (for the commands that take any format).
+pub fn open(path: &Path) -> Outcome<Loaded> {
+    let at = |p: Problem| p.at(path);
+    let bytes = read(path).map_err(at)?;
+    let format = detect(&bytes).map_err(at)?;
+    Ok(Loaded { bytes, format })
+}
+
+/// Reads `path`, which must be a file of `format`, as type `F`; returns its bytes too.
+pub fn open_as<F: Decode<()>>(path: &Path, format: Format) -> Outcome<(Vec<u8>, F)> {
+    let at = |p: Problem| p.at(path);
+    let bytes = read(path).map_err(at)?;
+    let found = detect(&bytes).map_err(at)?;
+    if found != format {
+        return Err(at(Problem::WrongFormat {
+            found,
+            wanted: format,
+        }));
+    }
+    let value = decode(format, &bytes).map_err(at)?;
+    Ok((bytes, value))
+}
+
+/// Runs library code on the input at `path` (of `format`), turning its error into a stop.
+pub fn run_lib<T>(
+    path: &Path,
+    format: Format,
+    f: impl FnOnce() -> mmd_formats::Result<T>,
+) -> Outcome<T> {
+    guarded(format, f).map_err(|p| p.at(path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_problem_has_its_status_and_message() {
+        let unknown = detect(b"MZ").unwrap_err();
+        assert_eq!(unknown.exit(), Exit::Trouble);
+        assert_eq!(
+            unknown.message("x.bin"),
+            "x.bin: no known signature (PMX, PMD, VMD or VPD); the file starts with 4d 5a \
+             (\"MZ\")"
+        );
+        let wrong = Problem::WrongFormat {
+            found: Format::Vmd,
+            wanted: Format::Pmx,
+        };
+        assert_eq!(wrong.exit(), Exit::Trouble);
+        assert_eq!(wrong.message("m.vmd"), "m.vmd: a VMD file, not PMX");
+        let cut = decode::<mmd_formats::pmx::Pmx>(Format::Pmx, b"PMX ").unwrap_err();
+        assert_eq!(cut.exit(), Exit::Failed);
+        assert!(cut.message("c.pmx").starts_with("c.pmx (PMX): "), "{cut:?}");
+        let bug = guarded(Format::Pmd, || -> mmd_formats::Result<()> {
+            panic!("boom")
+        })
+        .unwrap_err();
+        assert_eq!(bug.exit(), Exit::Failed);
+        assert!(
+            bug.message("p.pmd")
+                .starts_with("p.pmd: internal error (this is a bug in mmd-formats): boom"),
+            "{bug:?}"
+        );
+        let gone = read(Path::new("/nonexistent/mmd-input")).unwrap_err();
+        assert_eq!(gone.exit(), Exit::Trouble);
+        assert!(gone
+            .message("/nonexistent/mmd-input")
+            .starts_with("cannot read /nonexistent/mmd-input: "));
+    }
+}

@@ -1,0 +1,81 @@
+//! The byte-exact round-trip check behind `mmd check`: read, write back in memory, compare.
+
+use super::Format;
+use crate::error::{Error, Result};
+use crate::io::{Input, SliceInput};
+
+/// The outcome of reading a file and writing it back.
+#[derive(Debug)]
+pub enum CheckOutcome {
+    /// The written bytes equal the input.
+    ByteExact,
+    /// Reading failed.
+    ReadError(Error),
+    /// Writing the value read failed.
+    WriteError(Error),
+    /// The written bytes differ from the input, first at `offset` (with the field there,
+    /// when known); `written_len` is the length of what was written.
+    Differs {
+        /// The first differing offset.
+        offset: u64,
+        /// The length of the written bytes.
+        written_len: u64,
+    },
+}
+
+/// Reads `bytes` as `format`, writes the value back in memory and compares.
+pub fn check_roundtrip(format: Format, bytes: &[u8]) -> CheckOutcome {
+    match format.read(bytes).map(|file| file.to_bytes()) {
+        Err(e) => CheckOutcome::ReadError(e),
+        Ok(Err(e)) => CheckOutcome::WriteError(e),
+        Ok(Ok(out)) => compare(bytes, &out),
+    }
+}
+
+/// Compares input and output bytes.
+pub fn compare(input: &[u8], output: &[u8]) -> CheckOutcome {
+    if input == output {
+        return CheckOutcome::ByteExact;
+    }
+    let offset = input
+        .iter()
+        .zip(output)
+        .position(|(a, b)| a != b)
+        .unwrap_or(input.len().min(output.len()));
+    CheckOutcome::Differs {
+        offset: offset as u64,
+        written_len: output.len() as u64,
+    }
+}
+
+/// The field path of the value that holds byte `offset` of a file, found by reading the
+/// file cut at that offset (while count checks still see the whole file): the read fails
+/// inside exactly that value. For VPD, whose reader takes the whole text at once, the path
+/// is empty (the top level); a VPD file always writes back its own bytes.
+pub fn field_at(format: Format, bytes: &[u8], offset: u64) -> Option<String> {
+    let cut = bytes.get(..usize::try_from(offset).ok()?)?;
+    let mut input = CutInput {
+        inner: SliceInput::new(cut),
+        end: bytes.len() as u64,
+    };
+    let err = format.decode(&mut input).err()?;
+    Some(err.path_string())
+}
+
+/// An input that reports the whole file's end but holds only its first bytes.
+struct CutInput<'a> {
+    inner: SliceInput<'a>,
+    end: u64,
+}
+
+impl Input for CutInput<'_> {
+    fn position(&self) -> u64 {
+        self.inner.position()
+    }
+    fn end(&self) -> u64 {
+        self.end
+    }
+    fn read_into(&mut self, buf: &mut [u8]) -> Result<()> {
+        self.inner.read_into(buf)
+    }
+}
