@@ -52,6 +52,14 @@ fn pmx_tools(input: &str) -> Vec<Vec<&str>> {
     ]
 }
 
+/// Runs `mmd` with `args` and checks its exit code and that stderr says `says`.
+fn expect(args: &[&str], status: i32, says: &str) {
+    let out = mmd(args);
+    let err = stderr(&out);
+    assert_eq!(code(&out), Some(status), "{args:?}: {err}");
+    assert!(err.contains(says), "{args:?}: {err}");
+}
+
 #[test]
 fn both_families_tell_the_format_first_and_refuse_another_alike() {
     let dir = TempDir::new("formats");
@@ -59,56 +67,36 @@ fn both_families_tell_the_format_first_and_refuse_another_alike() {
     let pmx = dir.write("model.pmx", &sample("pmx"));
     let empty = dir.write("empty.vmd", b"");
     let text = dir.write("notes.txt", b"memo: buy milk");
-    // A model given to the VMD tools, a motion given to the PMX tools: 2, "a X file, not Y".
+    // A model given to the VMD tools, a motion given to the PMX tools: 2, "a X file, not Y"
+    // (and no word of a VMD signature).
+    let not_vmd = format!("{}: a PMX file, not VMD", pmx.display());
     for args in vmd_tools(s(&pmx), s(&vmd)) {
-        let out = mmd(&args);
-        assert_eq!(code(&out), Some(2), "{args:?}: {}", stderr(&out));
-        let expected = format!("{}: a PMX file, not VMD", pmx.display());
-        assert!(
-            stderr(&out).contains(&expected),
-            "{args:?}: {}",
-            stderr(&out)
-        );
-        assert!(!stderr(&out).contains("signature"), "{}", stderr(&out));
+        expect(&args, 2, &not_vmd);
+        assert!(!stderr(&mmd(&args)).contains("signature"), "{args:?}");
     }
+    let not_pmx = format!("{}: a VMD file, not PMX", vmd.display());
     for args in pmx_tools(s(&vmd)) {
-        let out = mmd(&args);
-        assert_eq!(code(&out), Some(2), "{args:?}: {}", stderr(&out));
-        let expected = format!("{}: a VMD file, not PMX", vmd.display());
-        assert!(
-            stderr(&out).contains(&expected),
-            "{args:?}: {}",
-            stderr(&out)
-        );
+        expect(&args, 2, &not_pmx);
     }
     // An empty file and a text file are in no format, for either family: 2 as well.
     for input in [&empty, &text] {
         let mut every = vmd_tools(s(input), s(&vmd));
         every.extend(pmx_tools(s(input)));
         for args in every {
-            let out = mmd(&args);
-            assert_eq!(code(&out), Some(2), "{args:?}");
-            assert!(
-                stderr(&out).contains("no known signature"),
-                "{args:?}: {}",
-                stderr(&out)
-            );
+            expect(&args, 2, "no known signature");
         }
     }
     // The second input of a merge is told too.
-    let out = mmd(&["vmd", "merge", s(&vmd), s(&pmx), "--dry-run"]);
-    assert_eq!(code(&out), Some(2), "{}", stderr(&out));
+    expect(
+        &["vmd", "merge", s(&vmd), s(&pmx), "--dry-run"],
+        2,
+        &not_vmd,
+    );
     // A VMD that does not read is a failure of the edit (1), named as every command names it.
     let cut = dir.write("cut.vmd", &motion()[..70]);
+    let truncated = format!("{} (VMD): truncated: ", cut.display());
     for args in vmd_tools(s(&cut), s(&vmd)) {
-        let out = mmd(&args);
-        assert_eq!(code(&out), Some(1), "{args:?}: {}", stderr(&out));
-        let expected = format!("{} (VMD): truncated: ", cut.display());
-        assert!(
-            stderr(&out).contains(&expected),
-            "{args:?}: {}",
-            stderr(&out)
-        );
+        expect(&args, 1, &truncated);
     }
 }
 
@@ -116,40 +104,24 @@ fn both_families_tell_the_format_first_and_refuse_another_alike() {
 fn a_sample_frame_must_be_a_number_and_a_frame_no_motion_has_is_warned_about() {
     let dir = TempDir::new("frame");
     let vmd = dir.write("m.vmd", &motion());
-    let sample_at = |frame: &str| {
-        mmd(&[
-            "vmd",
-            "sample",
-            s(&vmd),
-            "--bone",
-            "センター",
-            "--frame",
-            frame,
-        ])
+    // `mmd vmd sample m.vmd --bone センター --frame=FRAME` and `more`.
+    let sample_at = |frame: &str, more: &[&str]| {
+        let frame = format!("--frame={frame}");
+        let mut args = vec!["vmd", "sample", s(&vmd), "--bone", "センター", &frame];
+        args.extend_from_slice(more);
+        mmd(&args)
     };
-    for meaningless in ["nan", "NaN", "inf", "=-inf", "1e400", "ten"] {
-        let out = match meaningless.strip_prefix('=') {
-            // A value that starts with `-` and is no number goes after `=`.
-            Some(value) => mmd(&[
-                "vmd",
-                "sample",
-                s(&vmd),
-                "--bone",
-                "センター",
-                &format!("--frame={value}"),
-            ]),
-            None => sample_at(meaningless),
-        };
-        assert_eq!(code(&out), Some(2), "{meaningless}: {}", stderr(&out));
+    for meaningless in ["nan", "NaN", "inf", "-inf", "1e400", "ten"] {
+        let out = sample_at(meaningless, &[]);
+        assert_eq!(code(&out), Some(2), "{meaningless}");
         assert!(
             stderr(&out).contains("expected a frame number"),
-            "{meaningless}: {}",
-            stderr(&out)
+            "{meaningless}"
         );
-        assert_eq!(stdout(&out), "");
+        assert_eq!(stdout(&out), "", "{meaningless}");
     }
     // Before frame 0: printed, with a warning that says what value that is.
-    let out = sample_at("-5");
+    let out = sample_at("-5", &[]);
     assert_eq!(code(&out), Some(0));
     assert!(
         stdout(&out).contains("position: [0.0,0.0,0.0]"),
@@ -161,7 +133,7 @@ fn a_sample_frame_must_be_a_number_and_a_frame_no_motion_has_is_warned_about() {
         "mmd vmd sample: warning: frame -5 is before frame 0, where every motion starts: the \
          track holds its first key's value there\n"
     );
-    let out = sample_at("5e9");
+    let out = sample_at("5e9", &[]);
     assert_eq!(code(&out), Some(0));
     assert!(
         stderr(&out).contains("past frame 4294967295"),
@@ -169,18 +141,9 @@ fn a_sample_frame_must_be_a_number_and_a_frame_no_motion_has_is_warned_about() {
         stderr(&out)
     );
     // In range: no warning. --json carries the warnings too.
-    let out = sample_at("15");
+    let out = sample_at("15", &[]);
     assert_eq!((code(&out), stderr(&out)), (Some(0), String::new()));
-    let out = mmd(&[
-        "vmd",
-        "sample",
-        s(&vmd),
-        "--bone",
-        "センター",
-        "--frame",
-        "-5",
-        "--json",
-    ]);
+    let out = sample_at("-5", &["--json"]);
     let doc = json(&out);
     assert_eq!(doc["warnings"].as_array().map(Vec::len), Some(1), "{doc}");
     assert_eq!(stderr(&out), "", "--json keeps stderr clean");
@@ -233,22 +196,19 @@ fn an_edit_whose_result_is_its_input_says_unchanged() {
     assert_eq!(doc["unchanged"], false);
 }
 
+/// `mmd pmx recolor PMX --material 0 --rgb RGB` and `more`.
+fn recolor(pmx: &std::path::Path, rgb: &str, more: &[&str]) -> std::process::Output {
+    let mut args = vec!["pmx", "recolor", s(pmx), "--material", "0", "--rgb", rgb];
+    args.extend_from_slice(more);
+    mmd(&args)
+}
+
 #[test]
 fn a_colour_outside_0_to_1_is_written_with_a_warning() {
     let dir = TempDir::new("rgb");
     let pmx = dir.write("m.pmx", &sample("pmx"));
     let out_path = dir.file("out.pmx");
-    let out = mmd(&[
-        "pmx",
-        "recolor",
-        s(&pmx),
-        "--material",
-        "0",
-        "--rgb",
-        "2,0,0",
-        "-o",
-        s(&out_path),
-    ]);
+    let out = recolor(&pmx, "2,0,0", &["-o", s(&out_path)]);
     assert_eq!(code(&out), Some(0), "{}", stderr(&out));
     assert_eq!(
         stderr(&out),
@@ -256,42 +216,12 @@ fn a_colour_outside_0_to_1_is_written_with_a_warning() {
          outside 0 to 1, the range of MMD's colours: written as given\n"
     );
     assert!(out_path.exists());
-    let doc = json(&mmd(&[
-        "pmx",
-        "recolor",
-        s(&pmx),
-        "--material",
-        "0",
-        "--rgb",
-        "-0.5,0,1",
-        "--dry-run",
-        "--json",
-    ]));
+    let doc = json(&recolor(&pmx, "-0.5,0,1", &["--dry-run", "--json"]));
     assert_eq!(doc["warnings"].as_array().map(Vec::len), Some(1), "{doc}");
     // Inside the range: no warning.
-    let out = mmd(&[
-        "pmx",
-        "recolor",
-        s(&pmx),
-        "--material",
-        "0",
-        "--rgb",
-        "1,0.5,0",
-        "--dry-run",
-    ]);
-    assert_eq!(stderr(&out), "");
+    assert_eq!(stderr(&recolor(&pmx, "1,0.5,0", &["--dry-run"])), "");
     // Not a number at all: refused.
-    let out = mmd(&[
-        "pmx",
-        "recolor",
-        s(&pmx),
-        "--material",
-        "0",
-        "--rgb",
-        "nan,0,0",
-        "--dry-run",
-    ]);
-    assert_eq!(code(&out), Some(2));
+    assert_eq!(code(&recolor(&pmx, "nan,0,0", &["--dry-run"])), Some(2));
 }
 
 #[test]
@@ -303,30 +233,19 @@ fn the_readme_says_what_recolor_reports() {
         .lines()
         .find(|l| l.starts_with("mmd pmx recolor "))
         .expect("the README shows recolor");
+    assert!(line.contains("--rgb 1,0.5,0.5 "), "{line}");
     let claim = line.split('#').nth(1).expect("a comment").trim();
     assert_eq!(claim, "12 bytes rewritten");
     let dir = TempDir::new("readme");
     let pmx = dir.write("model.pmx", &sample("pmx"));
-    let args = [
-        "pmx",
-        "recolor",
-        s(&pmx),
-        "--material",
-        "0",
-        "--rgb",
-        "1,0.5,0.5",
-        "--dry-run",
-    ];
-    let out = mmd(&args);
+    let out = recolor(&pmx, "1,0.5,0.5", &["--dry-run"]);
     assert_eq!(code(&out), Some(0), "{}", stderr(&out));
     let last = stdout(&out).lines().last().unwrap_or_default().to_owned();
     assert!(
         last.contains(&format!("{claim}, ")) && last.ends_with(" of them changed)"),
         "{last}"
     );
-    let mut with_json = args.to_vec();
-    with_json.push("--json");
-    let doc = json(&mmd(&with_json));
+    let doc = json(&recolor(&pmx, "1,0.5,0.5", &["--dry-run", "--json"]));
     assert_eq!(doc["bytes_rewritten"], 12);
     let changed = doc["bytes_changed"].as_u64().expect("a count");
     assert!(changed <= 12, "{doc}");

@@ -14,7 +14,7 @@ use std::sync::{mpsc, Condvar, Mutex, MutexGuard, PoisonError};
 use crate::exit::Outcome;
 
 /// How many inputs per job may be started ahead of the last result handed over.
-pub const WINDOW_PER_JOB: usize = 4;
+pub const WINDOW_PER_JOB: usize = 16;
 
 /// The number of jobs when none is given: the parallelism the system offers (the number
 /// of cores this process may use), or 1 when it cannot tell.

@@ -11,8 +11,8 @@ use mmd_formats::vmd::BlockCounts;
 use serde_json::{json, Value};
 
 use super::{
-    counts_json, edit, edit_error, keys, list, load, pairs_json, track, Edited, FillArgs,
-    MergeArgs, MirrorArgs, SpeedArgs, TrimArgs,
+    counts_json, edit, edit_error, keys, list, load, pairs_json, track, FillArgs, MergeArgs,
+    MirrorArgs, SpeedArgs, TrimArgs,
 };
 use crate::exit::{Outcome, Stop};
 
@@ -26,9 +26,7 @@ pub fn parse_factor(s: &str) -> Result<f64, String> {
 }
 
 pub fn mirror(a: &MirrorArgs, out: &mut dyn Write) -> Outcome {
-    edit("mirror", &a.out, &[&a.input], out, || {
-        let input = load(&a.input)?;
-        let mut vmd = input.vmd;
+    edit("mirror", &a.out, &[&a.input], out, |mut vmd| {
         let options = MirrorOptions {
             camera: !a.no_camera,
             light: !a.no_light,
@@ -59,19 +57,12 @@ pub fn mirror(a: &MirrorArgs, out: &mut dyn Write) -> Outcome {
             lines.push("nothing to mirror: no key moves and no name has 左 or 右".into());
         }
         lines.push("dropped: nothing".into());
-        Ok(Edited {
-            vmd,
-            input: input.bytes,
-            report,
-            lines,
-        })
+        Ok((vmd, report, lines))
     })
 }
 
 pub fn trim(a: &TrimArgs, out: &mut dyn Write) -> Outcome {
-    edit("trim", &a.out, &[&a.input], out, || {
-        let input = load(&a.input)?;
-        let mut vmd = input.vmd;
+    edit("trim", &a.out, &[&a.input], out, |mut vmd| {
         let options = TrimOptions {
             shift: !a.no_shift,
             boundary: a.boundary,
@@ -117,19 +108,12 @@ pub fn trim(a: &TrimArgs, out: &mut dyn Write) -> Outcome {
             ));
             lines.push(format!("curves cut: {}", r.curves_cut));
         }
-        Ok(Edited {
-            vmd,
-            input: input.bytes,
-            report,
-            lines,
-        })
+        Ok((vmd, report, lines))
     })
 }
 
 pub fn merge(a: &MergeArgs, out: &mut dyn Write) -> Outcome {
-    edit("merge", &a.out, &[&a.first, &a.second], out, || {
-        let input = load(&a.first)?;
-        let mut first = input.vmd;
+    edit("merge", &a.out, &[&a.first, &a.second], out, |mut first| {
         let second = load(&a.second)?.vmd;
         let offset = match a.offset {
             Some(n) => n,
@@ -199,19 +183,12 @@ pub fn merge(a: &MergeArgs, out: &mut dyn Write) -> Outcome {
                 r.second_trailing_dropped
             ));
         }
-        Ok(Edited {
-            vmd: first,
-            input: input.bytes,
-            report,
-            lines,
-        })
+        Ok((first, report, lines))
     })
 }
 
 pub fn speed(a: &SpeedArgs, out: &mut dyn Write) -> Outcome {
-    edit("speed", &a.out, &[&a.input], out, || {
-        let input = load(&a.input)?;
-        let mut vmd = input.vmd;
+    edit("speed", &a.out, &[&a.input], out, |mut vmd| {
         let options = SpeedOptions {
             keep_cuts: !a.no_keep_cuts,
         };
@@ -253,19 +230,12 @@ pub fn speed(a: &SpeedArgs, out: &mut dyn Write) -> Outcome {
         if r.cuts_kept > 0 {
             lines.push(format!("camera cuts kept one frame apart: {}", r.cuts_kept));
         }
-        Ok(Edited {
-            vmd,
-            input: input.bytes,
-            report,
-            lines,
-        })
+        Ok((vmd, report, lines))
     })
 }
 
 pub fn fill(a: &FillArgs, out: &mut dyn Write) -> Outcome {
-    edit("fill", &a.out, &[&a.input], out, || {
-        let input = load(&a.input)?;
-        let mut vmd = input.vmd;
+    edit("fill", &a.out, &[&a.input], out, |mut vmd| {
         let options = FillOptions {
             start: a.start,
             end: a.end,
@@ -300,11 +270,6 @@ pub fn fill(a: &FillArgs, out: &mut dyn Write) -> Outcome {
             ),
             "dropped: nothing".into(),
         ];
-        Ok(Edited {
-            vmd,
-            input: input.bytes,
-            report,
-            lines,
-        })
+        Ok((vmd, report, lines))
     })
 }

@@ -249,35 +249,24 @@ fn save(vmd: &Vmd, dest: Option<&Path>) -> Outcome<Vec<u8>> {
     Ok(bytes)
 }
 
-/// What an edit made, for [`edit`] to write and report.
-struct Edited {
-    /// The edited motion.
-    vmd: Vmd,
-    /// The bytes of the (first) input, to tell an edit that changed nothing.
-    input: Vec<u8>,
-    /// The report's JSON object (`command`, `inputs`, `output`, ... are added).
-    report: Value,
-    /// The report's text lines.
-    lines: Vec<String>,
-}
+/// What an edit made: the edited motion, its report's JSON object (`command`, `inputs`,
+/// `output`, ... are added to it) and its text lines.
+type Edited = (Vmd, Value, Vec<String>);
 
-/// Runs one edit: `work` gives the edited motion and its report, which is printed after
-/// the result is written. When the result has the input's bytes, the report says so
-/// (`unchanged`).
+/// Runs one edit: reads the first input, gives its motion to `work`, writes the edited
+/// motion `work` returns and prints its report. When the result has the input's bytes,
+/// the report says so (`unchanged`).
 fn edit(
     tool: &str,
     o: &OutputArgs,
     inputs: &[&Path],
     out: &mut dyn Write,
-    work: impl FnOnce() -> Outcome<Edited>,
+    work: impl FnOnce(Vmd) -> Outcome<Edited>,
 ) -> Outcome {
     let dest = o.destination.target(inputs)?;
-    let Edited {
-        vmd,
-        input,
-        mut report,
-        mut lines,
-    } = work()?;
+    let first = inputs.first().ok_or_else(|| Stop::trouble("no input"))?;
+    let Motion { bytes: input, vmd } = load(first)?;
+    let (vmd, mut report, mut lines) = work(vmd)?;
     let bytes = save(&vmd, dest.as_deref())?;
     let size = bytes.len();
     let unchanged = bytes == input;
