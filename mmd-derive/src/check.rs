@@ -7,7 +7,6 @@ use crate::ast::{
 };
 use crate::ctxt::Ctxt;
 use crate::COUNT_TYPES;
-use syn::visit::Visit;
 use syn::{Expr, Ident};
 
 pub fn check(cx: &Ctxt, cont: &mut Container) {
@@ -214,28 +213,6 @@ fn tag_value(cx: &Ctxt, e: &Expr, spec: &TagSpec) -> Option<TagValue> {
     }
 }
 
-/// Single-identifier paths used in an expression (`flags`, `ctx`), in order.
-struct Idents(Vec<Ident>, Vec<proc_macro2::Span>);
-
-impl<'ast> Visit<'ast> for Idents {
-    fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
-        if p.qself.is_none() {
-            if let Some(id) = p.path.get_ident() {
-                self.0.push(id.clone());
-            }
-        }
-        syn::visit::visit_expr_path(self, p);
-    }
-    fn visit_expr_field(&mut self, f: &'ast syn::ExprField) {
-        if let Expr::Path(p) = &*f.base {
-            if p.path.is_ident("self") {
-                self.1.push(syn::spanned::Spanned::span(&p.path));
-            }
-        }
-        syn::visit::visit_expr_field(self, f);
-    }
-}
-
 /// Checks the names an expression uses: earlier fields (and, with `this_too`, the field
 /// `here` itself: a context computed after it), and `ctx` only where there is one.
 #[allow(clippy::too_many_arguments)]
@@ -249,15 +226,14 @@ fn check_expr(
     has_ctx: bool,
     type_name: &str,
 ) {
-    let mut v = Idents(Vec::new(), Vec::new());
-    v.visit_expr(e);
-    for span in v.1 {
+    let (names, selfs) = crate::place::names_in(e);
+    for span in selfs {
         cx.syn_error(syn::Error::new(
             span,
             format!("use earlier fields by name in `{keyword}`, not through `self`"),
         ));
     }
-    for id in v.0 {
+    for id in names {
         let name = id.to_string();
         if name == "ctx" && !has_ctx {
             cx.error_spanned_by(
@@ -432,7 +408,7 @@ fn context_call(
     let mut roots = Vec::new();
     for a in &args {
         check_expr(cx, a, "context", names, here, true, has_ctx, type_name);
-        roots.push(crate::context::first_place(a, names).and_then(|pl| {
+        roots.push(crate::place::first_place(a, names).and_then(|pl| {
             let i = names.iter().position(|n| pl.root == n)?;
             Some((i, pl.segs))
         }));

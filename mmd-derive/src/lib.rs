@@ -13,6 +13,7 @@ mod ctxt;
 mod describe;
 mod expand;
 mod paths;
+mod place;
 mod read;
 mod switch;
 mod walk;

@@ -10,16 +10,18 @@ use quote::quote;
 
 /// Statements that write `fields`, whose bindings (`&T`) are already in scope.
 fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
-    let result = p.result();
-    let rt = p.rt();
-    let encode = p.encode();
-    let selected = p.selected();
-    let output = p.output();
-    let err = p.err();
-    let some = p.some();
-    let none = p.none();
-    let option = p.option();
-    let segment = p.segment();
+    let Paths {
+        rt,
+        encode,
+        selected,
+        output,
+        err,
+        some,
+        none,
+        option,
+        segment,
+        ..
+    } = p;
     let lone = fields.is_lone();
     let mut stmts = Vec::new();
     let mut ctx_n = 0usize;
@@ -133,18 +135,8 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
         };
         stmts.push(crate::switch::capture_position(fields, i, &here));
         stmts.push(stmt);
-        if let Some(sw) = &shape.switch_ctx {
-            let c = quote::format_ident!("__mmd_ctx_{}", ctx_n);
-            ctx_n += 1;
-            stmts.push(quote! {
-                let #c: #result<_> = (#sw);
-                let #c = #c.map_err(|e| e.offset_by(__mmd_start).in_field(#name))?;
-                let ctx = &#c;
-            });
-        }
-        if let Some(call) = &shape.context {
-            stmts.push(crate::switch::switch(p, fields, i, call, ctx_n));
-            ctx_n += 1;
+        if let Some(s) = crate::switch::after_field(p, fields, i, &mut ctx_n) {
+            stmts.push(s);
         }
     }
     quote! {
@@ -167,16 +159,15 @@ pub fn bind_pattern(fields: &Fields, path: TokenStream) -> TokenStream {
 /// The body of `encode`.
 pub fn expand(cont: &Container) -> TokenStream {
     let p = &cont.paths;
-    let ok = p.ok();
-    let encode = p.encode();
-    let output = p.output();
-    let segment = p.segment();
-    let rt = p.rt();
-    let result = p.result();
-    let magic = cont.attrs.byte_str("magic").map(|m| {
-        let m = m.value;
-        quote! { #rt::write_magic(__mmd_out, #m)?; }
-    });
+    let Paths {
+        ok,
+        encode,
+        output,
+        segment,
+        result,
+        ..
+    } = p;
+    let magic = cont.magic_stmt("write_magic", "__mmd_out");
     let body = match &cont.data {
         Data::Struct(fields) => {
             let pat = bind_pattern(fields, quote!(Self));

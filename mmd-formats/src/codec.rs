@@ -4,7 +4,7 @@
 
 use crate::error::Result;
 use crate::io::{Input, Output};
-use crate::walk::Segment;
+use crate::path::Segment;
 
 /// Reads a value from an [`Input`], given the format's context `C`.
 ///

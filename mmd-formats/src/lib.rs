@@ -133,7 +133,9 @@ pub mod flags;
 pub mod index;
 pub mod inspect;
 pub mod io;
+pub mod kinds;
 pub mod layout;
+pub mod path;
 pub mod physics;
 pub mod pmd;
 pub mod pmx;
@@ -180,6 +182,7 @@ pub mod __private {
     pub use crate::io::{Input, Output};
     pub use crate::layout;
     pub use crate::layout::Describe;
+    pub use crate::path::Segment;
     pub use crate::rt;
     pub use crate::text::{TextContext, TextEncoding};
     pub use crate::walk;
