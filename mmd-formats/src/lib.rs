@@ -15,9 +15,12 @@
 //!
 //! Each layer uses only the layers above it in this list:
 //!
-//! 1. **The runtime** the generated code calls: [`error`], [`io`], [`codec`], [`layout`],
-//!    the leaf types ([`index`], [`text`], [`flags`]), [`walk`], and [`file`](mod@file)
-//!    (whole files in memory and on disk, written atomically).
+//! 1. **The runtime** the generated code calls, itself in one direction (each module uses
+//!    only those before it): [`path`] (the one path type and how it is written) and
+//!    [`kinds`] (index kinds, text encodings); [`layout`] (the descriptors); [`error`];
+//!    [`io`]; [`codec`]; [`walk`]; the leaf types ([`index`], [`text`], [`flags`]), each
+//!    with its codec, descriptor and walk; `rt` (what only generated code calls); and
+//!    [`file`](mod@file) (whole files in memory and on disk, written atomically).
 //! 2. **Shared views** of MMD's conventions: [`coords`] (right-handed views and the little
 //!    maths they need) and [`physics`] (the rigid-body shape and collision mask of both
 //!    model formats).
