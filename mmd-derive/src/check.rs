@@ -47,6 +47,12 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
                 cx.error_spanned_by(cont.ident, "an mmd enum needs at least one variant");
             }
             let mut seen: Vec<(TagValue, String)> = Vec::new();
+            // The tags as written, for suggesting one no variant uses yet.
+            let written: Vec<String> = variants
+                .iter()
+                .filter_map(|v| v.attrs.expr("tag").map(|t| expr_text(t.value)))
+                .collect();
+            let free = free_tag(tag.as_ref().map(|t| t.kind), &written);
             for v in variants.iter_mut() {
                 check_fields(cx, &mut v.fields, declared_ctx, &type_name, false);
                 let Some(tag_attr) = v.attrs.expr("tag") else {
@@ -55,7 +61,10 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
                     }
                     cx.error_spanned_by(
                         v.ident,
-                        format!("variant `{}` needs a tag value: `#[mmd(tag = 0)]`", v.ident),
+                        format!(
+                            "variant `{}` needs a tag value: `#[mmd(tag = {free})]`",
+                            v.ident
+                        ),
                     );
                     continue;
                 };
@@ -79,6 +88,23 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
             cont.tag = tag;
         }
     }
+}
+
+/// A tag value no variant is written with: the smallest one from 0 up (or the `bool`
+/// left), for the suggestion in a message.
+fn free_tag(kind: Option<TagKind>, written: &[String]) -> String {
+    if kind == Some(TagKind::Bool) {
+        let t = if written.iter().any(|w| w == "true") {
+            "false"
+        } else {
+            "true"
+        };
+        return t.to_string();
+    }
+    (0u32..)
+        .map(|n| n.to_string())
+        .find(|n| !written.contains(n))
+        .unwrap_or_default()
 }
 
 fn check_tag_spec(cx: &Ctxt, ident: &Ident, attrs: &crate::attr::Attrs) -> Option<TagSpec> {
@@ -379,6 +405,23 @@ fn check_fields(
     }
 }
 
+/// `String`, `str`, `&str` or `char`, alone or in an `Option`/`Vec`, as written.
+fn std_text_type(ty: &syn::Type) -> Option<String> {
+    let inner = generic_inner(ty, "Vec")
+        .or_else(|| generic_inner(ty, "Option"))
+        .unwrap_or(ty);
+    let base = match inner {
+        syn::Type::Reference(r) => &*r.elem,
+        t => t,
+    };
+    let name = type_text(base);
+    matches!(
+        name.as_str(),
+        "String" | "str" | "char" | "std::string::String"
+    )
+    .then(|| type_text(inner))
+}
+
 /// Checks `context = Ctx(arg, ...)`: the form, and that the arguments use fields read so
 /// far (this one included: the context is computed after it).
 fn context_call(
@@ -524,6 +567,17 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
     } else {
         Repeat::One
     };
+    // Rust's own text types have no byte layout: say what to use instead, once.
+    if let Some(text) = std_text_type(ty) {
+        cx.error_spanned_by(
+            ty,
+            format!(
+                "`{text}` has no byte layout of its own: use `PmxText` (a byte length, then the \
+                 text in the context's encoding) or `ShiftJis<N>` (N fixed bytes of Shift_JIS)"
+            ),
+        );
+        return None;
+    }
     let value_ty = match &repeat {
         Repeat::One => {
             if ok && generic_inner(ty, "Vec").is_some() {

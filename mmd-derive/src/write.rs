@@ -102,8 +102,9 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
             Presence::Always => quote! { { let __mmd_val = #b; #write?; } },
             Presence::If(c) => {
                 let text = Literal::string(&expr_text(c));
+                let c = bool_cond(c);
                 quote! {
-                    match ((#c), #b) {
+                    match (#c, #b) {
                         (true, #some(__mmd_val)) => { #write?; }
                         (false, #none) => {}
                         (_, __mmd_opt) => {
@@ -121,8 +122,9 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
             },
             Presence::IfUnlessEof(c) => {
                 let text = Literal::string(&expr_text(c));
+                let c = bool_cond(c);
                 quote! {
-                    match ((#c), #b) {
+                    match (#c, #b) {
                         (true, #some(__mmd_val)) => { #guard #eof_write }
                         (true, #none) => { __mmd_absent = __mmd_absent.or(#some(#name)); }
                         (false, #none) => {}
@@ -144,6 +146,13 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
         #(#stmts)*
         let _ = __mmd_absent;
     }
+}
+
+/// A condition as a `bool` typed at the condition's own tokens, so that a condition of
+/// another type is one error there (the reader's), not a second one at the derive.
+fn bool_cond(c: &syn::Expr) -> TokenStream {
+    let span = syn::spanned::Spanned::span(c);
+    quote::quote_spanned!(span=> { let __mmd_c: bool = #c; __mmd_c })
 }
 
 /// A pattern that binds every field of `fields` by reference under its binding name.

@@ -293,6 +293,11 @@ pub trait Visitor {
 }
 
 /// A value that can be walked field by field (see the [module docs](self)).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no byte layout mmd-formats knows",
+    label = "not a format type",
+    note = "a format field is a number, an array of them, a type that derives `Mmd`, a flag type (`mmd_flags!`), text (`PmxText`: length-prefixed; `ShiftJis<N>`: N fixed bytes) or an index (`Index<K>`, `VertexIndex`)"
+)]
 pub trait Walk {
     /// Reports this value to `v`.
     fn walk(&self, v: &mut dyn Visitor);
