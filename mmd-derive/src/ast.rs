@@ -111,7 +111,7 @@ pub struct ContextCall {
     /// For each argument: the field of the record it reads (its index in the fields) and
     /// the place below that field (`header.signature` is field `header`, then
     /// `signature`); `None` when it reads no field.
-    pub roots: Vec<Option<(usize, Vec<crate::context::Seg>)>>,
+    pub roots: Vec<Option<(usize, Vec<crate::place::Seg>)>>,
     /// The text as written, for the reference: `PmxContext(header)`.
     pub text: String,
 }
@@ -136,34 +136,20 @@ impl TagKind {
     pub fn from_type(ty: &Type) -> Option<TagKind> {
         let Type::Path(p) = ty else { return None };
         let id = p.path.get_ident()?.to_string();
-        Some(match id.as_str() {
-            "bool" => TagKind::Bool,
-            "u8" => TagKind::Int {
-                signed: false,
-                bits: 8,
-            },
-            "u16" => TagKind::Int {
-                signed: false,
-                bits: 16,
-            },
-            "u32" => TagKind::Int {
-                signed: false,
-                bits: 32,
-            },
-            "i8" => TagKind::Int {
-                signed: true,
-                bits: 8,
-            },
-            "i16" => TagKind::Int {
-                signed: true,
-                bits: 16,
-            },
-            "i32" => TagKind::Int {
-                signed: true,
-                bits: 32,
-            },
+        if id == "bool" {
+            return Some(TagKind::Bool);
+        }
+        // `u8` .. `i32`: the sign from the first letter, the width from the rest.
+        let (sign, bits) = id.split_at(1);
+        let signed = match sign {
+            "u" => false,
+            "i" => true,
             _ => return None,
-        })
+        };
+        match bits.parse() {
+            Ok(bits @ (8 | 16 | 32)) => Some(TagKind::Int { signed, bits }),
+            _ => None,
+        }
     }
 
     pub fn fits(self, v: i128) -> bool {
@@ -226,6 +212,18 @@ impl TagValue {
             TagValue::Bool(b) => b.to_string(),
             TagValue::Int(i) => i.to_string(),
         }
+    }
+}
+
+impl Container<'_> {
+    /// The statement that reads (`expect_magic`) or writes (`write_magic`) the type's
+    /// signature, if it has one, on the input or output named `io`.
+    pub fn magic_stmt(&self, rt_fn: &str, io: &str) -> Option<proc_macro2::TokenStream> {
+        let m = self.attrs.byte_str("magic")?.value;
+        let rt = &self.paths.rt;
+        let f = quote::format_ident!("{rt_fn}");
+        let io = quote::format_ident!("{io}");
+        Some(quote::quote! { #rt::#f(#io, #m)?; })
     }
 }
 

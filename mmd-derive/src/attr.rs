@@ -10,7 +10,6 @@
 use crate::ctxt::Ctxt;
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
-use syn::punctuated::Punctuated;
 use syn::{Attribute, Expr, ExprArray, Ident, LitByteStr, LitStr, Path, Token, Type};
 
 /// Where an attribute is written.
@@ -139,6 +138,32 @@ pub struct Attrs {
     pub poisoned: bool,
 }
 
+/// One typed getter per value form.
+macro_rules! getters {
+    ($($name:ident -> $variant:ident($t:ty);)*) => {
+        impl Attrs {
+            $(
+                pub fn $name(&self, name: &str) -> Option<Spanned<&$t>> {
+                    self.typed(name, |v| match v {
+                        Value::$variant(x) => Some(x),
+                        _ => None,
+                    })
+                }
+            )*
+        }
+    };
+}
+
+getters! {
+    ty -> Type(Type);
+    expr -> Expr(Expr);
+    byte_str -> ByteStr(LitByteStr);
+    str -> Str(LitStr);
+    list -> List(ExprArray);
+    params -> Params(Vec<(Ident, Type)>);
+    strings -> Strings(Vec<(Ident, LitStr)>);
+}
+
 /// Typed access to the values; each getter names the form its keyword has in the table.
 impl Attrs {
     fn get(&self, name: &str) -> Option<&Spanned<Value>> {
@@ -158,55 +183,6 @@ impl Attrs {
         Some(Spanned {
             keyword: v.keyword.clone(),
             value: pick(&v.value)?,
-        })
-    }
-
-    pub fn ty(&self, name: &str) -> Option<Spanned<&Type>> {
-        self.typed(name, |v| match v {
-            Value::Type(t) => Some(t),
-            _ => None,
-        })
-    }
-
-    pub fn expr(&self, name: &str) -> Option<Spanned<&Expr>> {
-        self.typed(name, |v| match v {
-            Value::Expr(e) => Some(e),
-            _ => None,
-        })
-    }
-
-    pub fn byte_str(&self, name: &str) -> Option<Spanned<&LitByteStr>> {
-        self.typed(name, |v| match v {
-            Value::ByteStr(b) => Some(b),
-            _ => None,
-        })
-    }
-
-    pub fn str(&self, name: &str) -> Option<Spanned<&LitStr>> {
-        self.typed(name, |v| match v {
-            Value::Str(s) => Some(s),
-            _ => None,
-        })
-    }
-
-    pub fn list(&self, name: &str) -> Option<Spanned<&ExprArray>> {
-        self.typed(name, |v| match v {
-            Value::List(l) => Some(l),
-            _ => None,
-        })
-    }
-
-    pub fn params(&self, name: &str) -> Option<Spanned<&Vec<(Ident, Type)>>> {
-        self.typed(name, |v| match v {
-            Value::Params(p) => Some(p),
-            _ => None,
-        })
-    }
-
-    pub fn strings(&self, name: &str) -> Option<Spanned<&Vec<(Ident, LitStr)>>> {
-        self.typed(name, |v| match v {
-            Value::Strings(s) => Some(s),
-            _ => None,
         })
     }
 
@@ -302,6 +278,30 @@ fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
     Ok(())
 }
 
+/// `(name: T, ...)` (with `colon`) or `(name = T, ...)`.
+fn pairs<T: syn::parse::Parse>(
+    meta: &ParseNestedMeta,
+    colon: bool,
+) -> syn::Result<Vec<(Ident, T)>> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let mut items = Vec::new();
+    while !content.is_empty() {
+        let name: Ident = content.parse()?;
+        if colon {
+            let _: Token![:] = content.parse()?;
+        } else {
+            let _: Token![=] = content.parse()?;
+        }
+        items.push((name, content.parse()?));
+        if content.is_empty() {
+            break;
+        }
+        let _: Token![,] = content.parse()?;
+    }
+    Ok(items)
+}
+
 /// Parses the value of `k` as its form says.
 fn parse_value(cx: &Ctxt, meta: &ParseNestedMeta, k: &Keyword) -> Option<Value> {
     let has_eq = meta.input.peek(Token![=]);
@@ -329,28 +329,8 @@ fn parse_value(cx: &Ctxt, meta: &ParseNestedMeta, k: &Keyword) -> Option<Value> 
         Form::ByteStr => meta.value().and_then(|v| v.parse()).map(Value::ByteStr),
         Form::Str => meta.value().and_then(|v| v.parse()).map(Value::Str),
         Form::List => meta.value().and_then(|v| v.parse()).map(Value::List),
-        Form::Params => (|| {
-            let content;
-            syn::parenthesized!(content in meta.input);
-            let items =
-                Punctuated::<(Ident, Type), Token![,]>::parse_terminated_with(&content, |p| {
-                    let name: Ident = p.parse()?;
-                    let _: Token![:] = p.parse()?;
-                    Ok((name, p.parse()?))
-                })?;
-            Ok(Value::Params(items.into_iter().collect()))
-        })(),
-        Form::Strings => (|| {
-            let content;
-            syn::parenthesized!(content in meta.input);
-            let items =
-                Punctuated::<(Ident, LitStr), Token![,]>::parse_terminated_with(&content, |p| {
-                    let name: Ident = p.parse()?;
-                    let _: Token![=] = p.parse()?;
-                    Ok((name, p.parse()?))
-                })?;
-            Ok(Value::Strings(items.into_iter().collect()))
-        })(),
+        Form::Params => pairs::<Type>(meta, true).map(Value::Params),
+        Form::Strings => pairs::<LitStr>(meta, false).map(Value::Strings),
         Form::Flag => unreachable!("handled above"),
     };
     match parsed {

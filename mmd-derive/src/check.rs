@@ -7,7 +7,6 @@ use crate::ast::{
 };
 use crate::ctxt::Ctxt;
 use crate::COUNT_TYPES;
-use syn::visit::Visit;
 use syn::{Expr, Ident};
 
 pub fn check(cx: &Ctxt, cont: &mut Container) {
@@ -48,6 +47,12 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
                 cx.error_spanned_by(cont.ident, "an mmd enum needs at least one variant");
             }
             let mut seen: Vec<(TagValue, String)> = Vec::new();
+            // The tags as written, for suggesting one no variant uses yet.
+            let written: Vec<String> = variants
+                .iter()
+                .filter_map(|v| v.attrs.expr("tag").map(|t| expr_text(t.value)))
+                .collect();
+            let free = free_tag(tag.as_ref().map(|t| t.kind), &written);
             for v in variants.iter_mut() {
                 check_fields(cx, &mut v.fields, declared_ctx, &type_name, false);
                 let Some(tag_attr) = v.attrs.expr("tag") else {
@@ -56,7 +61,10 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
                     }
                     cx.error_spanned_by(
                         v.ident,
-                        format!("variant `{}` needs a tag value: `#[mmd(tag = 0)]`", v.ident),
+                        format!(
+                            "variant `{}` needs a tag value: `#[mmd(tag = {free})]`",
+                            v.ident
+                        ),
                     );
                     continue;
                 };
@@ -80,6 +88,23 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
             cont.tag = tag;
         }
     }
+}
+
+/// A tag value no variant is written with: the smallest one from 0 up (or the `bool`
+/// left), for the suggestion in a message.
+fn free_tag(kind: Option<TagKind>, written: &[String]) -> String {
+    if kind == Some(TagKind::Bool) {
+        let t = if written.iter().any(|w| w == "true") {
+            "false"
+        } else {
+            "true"
+        };
+        return t.to_string();
+    }
+    (0u32..)
+        .map(|n| n.to_string())
+        .find(|n| !written.contains(n))
+        .unwrap_or_default()
 }
 
 fn check_tag_spec(cx: &Ctxt, ident: &Ident, attrs: &crate::attr::Attrs) -> Option<TagSpec> {
@@ -214,28 +239,6 @@ fn tag_value(cx: &Ctxt, e: &Expr, spec: &TagSpec) -> Option<TagValue> {
     }
 }
 
-/// Single-identifier paths used in an expression (`flags`, `ctx`), in order.
-struct Idents(Vec<Ident>, Vec<proc_macro2::Span>);
-
-impl<'ast> Visit<'ast> for Idents {
-    fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
-        if p.qself.is_none() {
-            if let Some(id) = p.path.get_ident() {
-                self.0.push(id.clone());
-            }
-        }
-        syn::visit::visit_expr_path(self, p);
-    }
-    fn visit_expr_field(&mut self, f: &'ast syn::ExprField) {
-        if let Expr::Path(p) = &*f.base {
-            if p.path.is_ident("self") {
-                self.1.push(syn::spanned::Spanned::span(&p.path));
-            }
-        }
-        syn::visit::visit_expr_field(self, f);
-    }
-}
-
 /// Checks the names an expression uses: earlier fields (and, with `this_too`, the field
 /// `here` itself: a context computed after it), and `ctx` only where there is one.
 #[allow(clippy::too_many_arguments)]
@@ -249,15 +252,14 @@ fn check_expr(
     has_ctx: bool,
     type_name: &str,
 ) {
-    let mut v = Idents(Vec::new(), Vec::new());
-    v.visit_expr(e);
-    for span in v.1 {
+    let (names, selfs) = crate::place::names_in(e);
+    for span in selfs {
         cx.syn_error(syn::Error::new(
             span,
             format!("use earlier fields by name in `{keyword}`, not through `self`"),
         ));
     }
-    for id in v.0 {
+    for id in names {
         let name = id.to_string();
         if name == "ctx" && !has_ctx {
             cx.error_spanned_by(
@@ -403,6 +405,23 @@ fn check_fields(
     }
 }
 
+/// `String`, `str`, `&str` or `char`, alone or in an `Option`/`Vec`, as written.
+fn std_text_type(ty: &syn::Type) -> Option<String> {
+    let inner = generic_inner(ty, "Vec")
+        .or_else(|| generic_inner(ty, "Option"))
+        .unwrap_or(ty);
+    let base = match inner {
+        syn::Type::Reference(r) => &*r.elem,
+        t => t,
+    };
+    let name = type_text(base);
+    matches!(
+        name.as_str(),
+        "String" | "str" | "char" | "std::string::String"
+    )
+    .then(|| type_text(inner))
+}
+
 /// Checks `context = Ctx(arg, ...)`: the form, and that the arguments use fields read so
 /// far (this one included: the context is computed after it).
 fn context_call(
@@ -432,7 +451,7 @@ fn context_call(
     let mut roots = Vec::new();
     for a in &args {
         check_expr(cx, a, "context", names, here, true, has_ctx, type_name);
-        roots.push(crate::context::first_place(a, names).and_then(|pl| {
+        roots.push(crate::place::first_place(a, names).and_then(|pl| {
             let i = names.iter().position(|n| pl.root == n)?;
             Some((i, pl.segs))
         }));
@@ -548,6 +567,17 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
     } else {
         Repeat::One
     };
+    // Rust's own text types have no byte layout: say what to use instead, once.
+    if let Some(text) = std_text_type(ty) {
+        cx.error_spanned_by(
+            ty,
+            format!(
+                "`{text}` has no byte layout of its own: use `PmxText` (a byte length, then the \
+                 text in the context's encoding) or `ShiftJis<N>` (N fixed bytes of Shift_JIS)"
+            ),
+        );
+        return None;
+    }
     let value_ty = match &repeat {
         Repeat::One => {
             if ok && generic_inner(ty, "Vec").is_some() {

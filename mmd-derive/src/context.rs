@@ -16,96 +16,11 @@ use crate::ast::{expr_text, type_text};
 use crate::attr::{self, Attrs, Place};
 use crate::ctxt::Ctxt;
 use crate::paths::Paths;
+use crate::place::{as_place, first_place, seg_tokens};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote};
-use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{DeriveInput, Expr, Ident, Type};
-
-/// One step of the place an expression reads: a field or a fixed element.
-#[derive(Clone, Debug)]
-pub enum Seg {
-    Field(String),
-    Index(usize),
-}
-
-/// A place read by an expression: a root name (a parameter, or a record's field) and the
-/// steps below it (`header.globals[2]` is `header` then `globals`, `[2]`).
-#[derive(Clone, Debug)]
-pub struct PlaceExpr {
-    pub root: Ident,
-    pub segs: Vec<Seg>,
-}
-
-/// The place an expression is, when it is one (`a`, `a.b`, `a.b[2]`, `*a`).
-pub fn as_place(e: &Expr) -> Option<PlaceExpr> {
-    match e {
-        Expr::Path(p) if p.qself.is_none() => Some(PlaceExpr {
-            root: p.path.get_ident()?.clone(),
-            segs: Vec::new(),
-        }),
-        Expr::Field(f) => {
-            let mut base = as_place(&f.base)?;
-            match &f.member {
-                syn::Member::Named(n) => base.segs.push(Seg::Field(n.to_string())),
-                syn::Member::Unnamed(i) => base.segs.push(Seg::Field(i.index.to_string())),
-            }
-            Some(base)
-        }
-        Expr::Index(i) => {
-            let mut base = as_place(&i.expr)?;
-            let Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Int(n),
-                ..
-            }) = &*i.index
-            else {
-                return Some(base);
-            };
-            base.segs.push(Seg::Index(n.base10_parse().ok()?));
-            Some(base)
-        }
-        Expr::Paren(p) => as_place(&p.expr),
-        Expr::Group(g) => as_place(&g.expr),
-        Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => as_place(&u.expr),
-        Expr::Reference(r) => as_place(&r.expr),
-        _ => None,
-    }
-}
-
-/// The first place (in source order) rooted at one of `roots`, anywhere in `e`.
-pub fn first_place(e: &Expr, roots: &[String]) -> Option<PlaceExpr> {
-    struct Find<'r> {
-        roots: &'r [String],
-        found: Option<PlaceExpr>,
-    }
-    impl<'ast> Visit<'ast> for Find<'_> {
-        fn visit_expr(&mut self, e: &'ast Expr) {
-            if self.found.is_some() {
-                return;
-            }
-            if let Some(p) = as_place(e) {
-                if self.roots.contains(&p.root.to_string()) {
-                    self.found = Some(p);
-                    return;
-                }
-            }
-            syn::visit::visit_expr(self, e);
-        }
-    }
-    let mut f = Find { roots, found: None };
-    f.visit_expr(e);
-    f.found
-}
-
-/// Path segments as the runtime writes them (`PathSegment::Field("globals")`).
-pub fn seg_tokens(p: &Paths, segs: &[Seg]) -> TokenStream {
-    let ps = p.path_segment();
-    let items = segs.iter().map(|s| match s {
-        Seg::Field(n) => quote!(#ps::Field(#n)),
-        Seg::Index(i) => quote!(#ps::Index(#i)),
-    });
-    quote!(&[#(#items),*])
-}
 
 struct Member<'a> {
     ident: &'a Ident,
@@ -261,27 +176,7 @@ fn parse<'a>(
 /// Every single name in a member expression must be a parameter (members are computed
 /// from the parameters only, so that each one is a statement of its own).
 fn check_names(cx: &Ctxt, e: &Expr, params: &[String], member: &Ident) {
-    struct Names(Vec<Ident>);
-    impl<'ast> Visit<'ast> for Names {
-        fn visit_expr_path(&mut self, p: &'ast syn::ExprPath) {
-            if p.qself.is_none() {
-                if let Some(id) = p.path.get_ident() {
-                    self.0.push(id.clone());
-                }
-            }
-            syn::visit::visit_expr_path(self, p);
-        }
-        // A method's name is not a value.
-        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-            self.visit_expr(&m.receiver);
-            for a in &m.args {
-                self.visit_expr(a);
-            }
-        }
-    }
-    let mut names = Names(Vec::new());
-    names.visit_expr(e);
-    for id in names.0 {
+    for id in crate::place::names_in(e).0 {
         let name = id.to_string();
         if !params.contains(&name) {
             let list = if params.is_empty() {
@@ -394,7 +289,7 @@ impl VisitMut for CheckedIndex<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         syn::visit_mut::visit_expr_mut(self, e);
         if let Expr::Index(ix) = e {
-            let rt = self.p.rt();
+            let rt = self.p.rt.clone();
             let base = &ix.expr;
             let index = &ix.index;
             let (param, segs) = match as_place(base) {
@@ -415,20 +310,18 @@ impl VisitMut for CheckedIndex<'_> {
 
 fn generate(c: &Context) -> TokenStream {
     let p = &c.paths;
-    let rt = p.rt();
-    let ok = p.ok();
-    let err = p.err();
-    let result = p.std_result();
-    let layout = p.layout();
-    let some = p.some();
-    let none = p.none();
+    let Paths { rt, ok, err, .. } = p;
+    let result = p.std_result.clone();
+    let Paths {
+        layout, some, none, ..
+    } = p;
     let ident = c.ident;
     let roots: Vec<String> = c.params.iter().map(|(n, _)| n.to_string()).collect();
     let param_decls = c.params.iter().map(|(n, t)| quote!(#n: &#t));
     let param_tys: Vec<&Type> = c.params.iter().map(|(_, t)| t).collect();
     let param_names: Vec<&Ident> = c.params.iter().map(|(n, _)| n).collect();
-    let fault = p.context_fault();
-    let declared = p.declared_context();
+    let fault = p.context_fault.clone();
+    let declared = p.declared_context.clone();
     let mut stmts = Vec::new();
     let mut inits = Vec::new();
     for m in &c.members {
@@ -480,9 +373,9 @@ fn generate(c: &Context) -> TokenStream {
     for m in &c.members {
         let mident = m.ident;
         if m.text_encoding {
-            let tc = p.text_context();
-            let te = p.text_encoding();
-            let into = p.into();
+            let tc = p.text_context.clone();
+            let te = p.text_encoding.clone();
+            let into = p.into.clone();
             role_impls.push(quote! {
                 #[automatically_derived]
                 impl #tc for #ident {
@@ -494,7 +387,7 @@ fn generate(c: &Context) -> TokenStream {
             });
         }
         if let Some(t) = &m.index_width {
-            let iw = p.index_width();
+            let iw = p.index_width.clone();
             role_impls.push(quote! {
                 #[automatically_derived]
                 impl #iw<#t> for #ident {
@@ -506,7 +399,7 @@ fn generate(c: &Context) -> TokenStream {
             });
         }
     }
-    let describe_context = p.describe_context();
+    let describe_context = p.describe_context.clone();
     let name = Literal::string(&ident.to_string());
     let doc = Literal::string(&c.doc);
     let params = c.params.iter().map(|(n, t)| {
@@ -530,7 +423,7 @@ fn generate(c: &Context) -> TokenStream {
         let role = if m.text_encoding {
             quote!(#some(#layout::ContextRole::TextEncoding))
         } else if let Some(t) = &m.index_width {
-            let it = p.index_type();
+            let it = p.index_type.clone();
             quote!(#some(#layout::ContextRole::IndexWidth(<#t as #it>::KIND)))
         } else {
             none.clone()
@@ -597,12 +490,15 @@ fn fallback(input: &DeriveInput, c: Option<&Context>, errors: Vec<syn::Error>) -
     let ident = &input.ident;
     let stub = c.filter(|_| input.generics.params.is_empty()).map(|c| {
         let p = &c.paths;
-        let layout = p.layout();
-        let describe_context = p.describe_context();
+        let Paths {
+            layout,
+            describe_context,
+            ..
+        } = p;
         let params = c.params.iter().map(|(n, t)| quote!(#n: &#t));
-        let result = p.std_result();
-        let unreachable = p.unreachable();
-        let fault = p.context_fault();
+        let result = p.std_result.clone();
+        let unreachable = p.unreachable.clone();
+        let fault = p.context_fault.clone();
         quote! {
             #[allow(unreachable_code, unused_variables, clippy::all)]
             const _: () = {

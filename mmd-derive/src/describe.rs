@@ -6,22 +6,24 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 fn opt_str(p: &Paths, s: Option<String>) -> TokenStream {
-    let some = p.some();
-    let none = p.none();
+    let Paths { some, none, .. } = p;
     match s {
         Some(s) => {
             let l = Literal::string(&s);
             quote!(#some(#l))
         }
-        None => none,
+        None => none.clone(),
     }
 }
 
 fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
-    let none = p.none();
-    let layout = p.layout();
-    let describe = p.describe();
-    let rt = p.rt();
+    let Paths {
+        none,
+        layout,
+        describe,
+        rt,
+        ..
+    } = p;
     let items = fields.fields.iter().map(|f| {
         let shape = f.shape.as_ref().expect("checked");
         let name = Literal::string(&f.name);
@@ -32,7 +34,7 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
             Repeat::One => quote!(#layout::Repeat::One),
             Repeat::Count(n) => {
                 let nt = Literal::string(&type_text(n));
-                let prim_type = p.prim_type();
+                let prim_type = p.prim_type.clone();
                 quote!(#layout::Repeat::Counted {
                     count_ty: #nt,
                     count_size: <#n as #rt::CountInt>::SIZE,
@@ -69,9 +71,9 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
         let context = match &shape.context {
             Some(c) => {
                 let ty = &c.ty;
-                let dc = p.describe_context();
+                let dc = p.describe_context.clone();
                 let args = c.args.iter().map(|a| Literal::string(&expr_text(a)));
-                let some = p.some();
+                let some = p.some.clone();
                 quote!(#some(#layout::ContextSwitch {
                     layout: <#ty as #dc>::context_layout,
                     args: &[#(#args),*],
@@ -113,9 +115,12 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
 
 /// `(SIZE, MIN_SIZE)` of a run of fields.
 fn field_sizes(p: &Paths, fields: &Fields, magic_len: u64) -> (TokenStream, TokenStream) {
-    let layout = p.layout();
-    let describe = p.describe();
-    let rt = p.rt();
+    let Paths {
+        layout,
+        describe,
+        rt,
+        ..
+    } = p;
     let mut sizes = vec![quote!(#layout::Size::Fixed(#magic_len))];
     let mut mins = vec![quote!(#magic_len)];
     for f in &fields.fields {
@@ -143,15 +148,16 @@ fn field_sizes(p: &Paths, fields: &Fields, magic_len: u64) -> (TokenStream, Toke
 /// The `Describe` impl.
 pub fn expand(cont: &Container) -> TokenStream {
     let p = &cont.paths;
-    let layout = p.layout();
-    let describe = p.describe();
+    let Paths {
+        layout, describe, ..
+    } = p;
     let ident = cont.ident;
     let name = Literal::string(&ident.to_string());
     let doc = Literal::string(&cont.doc);
     let context = opt_str(p, cont.attrs.ty("ctx").map(|c| type_text(c.value)));
     let magic_lit = cont.attrs.byte_str("magic").map(|m| m.value);
     let magic_len = magic_lit.map(|m| m.value().len() as u64).unwrap_or(0);
-    let (some, none, option) = (p.some(), p.none(), p.option());
+    let (some, none, option) = (p.some.clone(), p.none.clone(), p.option.clone());
     let magic = match magic_lit {
         Some(m) => quote!(#some(#m)),
         None => none.clone(),
@@ -187,7 +193,7 @@ pub fn expand(cont: &Container) -> TokenStream {
             let tag_name = Literal::string(&spec.name);
             let prim = {
                 let t = &spec.ty;
-                let pt = p.prim_type();
+                let pt = p.prim_type.clone();
                 quote!(<#t as #pt>::PRIM)
             };
             let tag = if spec.read {

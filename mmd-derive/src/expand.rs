@@ -62,7 +62,7 @@ fn bounds(cont: &Container, trait_path: &TokenStream, for_decode: bool) -> Vec<T
 /// the trait's `on_unimplemented` note says to add `#[mmd(ctx = ...)]`.
 fn context_free_checks(cont: &Container) -> TokenStream {
     let p = &cont.paths;
-    let decode = p.decode();
+    let decode = p.decode.clone();
     let mut checks = Vec::new();
     let mut each = |fields: &crate::ast::Fields| {
         for f in &fields.fields {
@@ -94,17 +94,20 @@ fn context_free_checks(cont: &Container) -> TokenStream {
 
 fn generate(cont: &Container) -> TokenStream {
     let p = &cont.paths;
-    let sized = p.sized();
+    let sized = p.sized.clone();
     let ident = cont.ident;
-    let decode = p.decode();
-    let decode_selected = p.decode_selected();
-    let encode = p.encode();
-    let selected = p.selected();
-    let input = p.input();
-    let output = p.output();
-    let result = p.result();
-    let rt = p.rt();
-    let binrw = p.binrw();
+    let Paths {
+        decode,
+        decode_selected,
+        encode,
+        selected,
+        input,
+        output,
+        result,
+        rt,
+        binrw,
+        ..
+    } = p;
 
     let read_body = read::expand(cont);
     let write_body = write::expand(cont);
@@ -119,8 +122,8 @@ fn generate(cont: &Container) -> TokenStream {
             (quote!(), quote!(#c), quote!(), quote!(), quote!(#c))
         }
         None => {
-            let db = bounds(cont, &decode, true);
-            let eb = bounds(cont, &encode, false);
+            let db = bounds(cont, decode, true);
+            let eb = bounds(cont, encode, false);
             (
                 quote!(<__C: ?#sized>),
                 quote!(__C),
@@ -255,20 +258,27 @@ fn generate(cont: &Container) -> TokenStream {
 
 /// On attribute errors: the errors, plus stub impls so that one mistake gives one error.
 fn fallback(p: &Paths, input: &DeriveInput, errors: Vec<syn::Error>) -> TokenStream {
-    let sized = p.sized();
-    let unreachable = p.unreachable();
+    let Paths {
+        sized, unreachable, ..
+    } = p;
     let ident = &input.ident;
     let errors = errors.into_iter().map(|e| e.to_compile_error());
-    let decode = p.decode();
-    let decode_selected = p.decode_selected();
-    let encode = p.encode();
-    let selected = p.selected();
-    let describe = p.describe();
-    let input_t = p.input();
-    let output = p.output();
-    let result = p.result();
-    let layout = p.layout();
-    let walk = p.walk();
+    let Paths {
+        decode,
+        decode_selected,
+        encode,
+        selected,
+        describe,
+        ..
+    } = p;
+    let input_t = p.input.clone();
+    let Paths {
+        output,
+        result,
+        layout,
+        walk,
+        ..
+    } = p;
     let is_enum = matches!(input.data, syn::Data::Enum(_));
     let enum_stubs = is_enum.then(|| {
         quote! {

@@ -13,6 +13,7 @@ mod ctxt;
 mod describe;
 mod expand;
 mod paths;
+mod place;
 mod read;
 mod switch;
 mod walk;
@@ -27,7 +28,9 @@ const COUNT_TYPES: &[&str] = &["u8", "u16", "u32", "u64", "i8", "i16", "i32"];
 
 /// Derives `Decode`, `Encode`, `Describe`, `Walk`, `binrw::BinRead` and `binrw::BinWrite`.
 ///
-/// See the `mmd-formats` crate documentation for the attributes.
+/// Use it through `mmd_formats::Mmd`. The `mmd-formats` crate documentation has the
+/// attribute glossary, a whole downstream format (a header, a declared context, an index
+/// kind of its own, errors), and how the derived types sit inside `#[binrw]` structs.
 #[proc_macro_derive(Mmd, attributes(mmd))]
 pub fn derive_mmd(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
@@ -38,7 +41,8 @@ pub fn derive_mmd(input: TokenStream) -> TokenStream {
 /// the traits leaf types read with (`TextContext`, `IndexWidth<I>`), and the context's
 /// layout descriptor (`DescribeContext`).
 ///
-/// See the `mmd-formats` crate documentation for the attributes.
+/// Use it through `mmd_formats::MmdContext`; the `mmd-formats` crate documentation lists
+/// its attributes ("Declared contexts") and shows it in a whole downstream format.
 #[proc_macro_derive(MmdContext, attributes(mmd))]
 pub fn derive_mmd_context(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

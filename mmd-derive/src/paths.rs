@@ -7,88 +7,67 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// The paths of one derive invocation.
-pub struct Paths {
-    root: TokenStream,
-}
+macro_rules! paths {
+    (
+        runtime { $($name:ident => $($seg:ident)::+;)* }
+        core { $($cname:ident => $ctoks:tt;)* }
+    ) => {
+        /// The paths of one derive invocation: the runtime's (below its `__private`
+        /// module) and the standard library's.
+        pub struct Paths {
+            $(pub $name: TokenStream,)*
+            $(pub $cname: TokenStream,)*
+        }
 
-macro_rules! private_paths {
-    ($($name:ident => $($seg:ident)::+;)*) => {
         impl Paths {
-            $(
-                pub fn $name(&self) -> TokenStream {
-                    let p = self.private();
-                    quote!(#p $(::$seg)+)
+            pub fn new(root: Option<syn::Type>) -> Self {
+                let root = match root {
+                    Some(t) => quote!(#t),
+                    None => quote!(::mmd_formats),
+                };
+                let private = quote!(#root::__private);
+                Paths {
+                    $($name: quote!(#private $(::$seg)+),)*
+                    $($cname: quote! $ctoks,)*
                 }
-            )*
+            }
         }
     };
 }
 
-private_paths! {
-    decode => Decode;
-    decode_selected => DecodeSelected;
-    encode => Encode;
-    selected => Selected;
-    describe => Describe;
-    input => Input;
-    output => Output;
-    result => Result;
-    rt => rt;
-    layout => layout;
-    binrw => binrw;
-    describe_context => layout::DescribeContext;
-    declared_context => DeclaredContext;
-    context_fault => ContextFault;
-    path_segment => PathSegment;
-    text_context => TextContext;
-    text_encoding => TextEncoding;
-    index_width => IndexWidth;
-    index_type => IndexType;
-    prim_type => layout::PrimType;
-    walk => walk;
-    segment => walk::Segment;
-}
-
-impl Paths {
-    pub fn new(root: Option<syn::Type>) -> Self {
-        Paths {
-            root: match root {
-                Some(t) => quote!(#t),
-                None => quote!(::mmd_formats),
-            },
-        }
+paths! {
+    runtime {
+        decode => Decode;
+        decode_selected => DecodeSelected;
+        encode => Encode;
+        selected => Selected;
+        describe => Describe;
+        input => Input;
+        output => Output;
+        result => Result;
+        rt => rt;
+        layout => layout;
+        binrw => binrw;
+        describe_context => layout::DescribeContext;
+        declared_context => DeclaredContext;
+        context_fault => ContextFault;
+        text_context => TextContext;
+        text_encoding => TextEncoding;
+        index_width => IndexWidth;
+        index_type => IndexType;
+        prim_type => layout::PrimType;
+        walk => walk;
+        segment => Segment;
     }
-
-    pub fn private(&self) -> TokenStream {
-        let root = &self.root;
-        quote!(#root::__private)
-    }
-    pub fn ok(&self) -> TokenStream {
-        quote!(::core::result::Result::Ok)
-    }
-    pub fn err(&self) -> TokenStream {
-        quote!(::core::result::Result::Err)
-    }
-    pub fn std_result(&self) -> TokenStream {
-        quote!(::core::result::Result)
-    }
-    pub fn into(&self) -> TokenStream {
-        quote!(::core::convert::Into::into)
-    }
-    pub fn some(&self) -> TokenStream {
-        quote!(::core::option::Option::Some)
-    }
-    pub fn none(&self) -> TokenStream {
-        quote!(::core::option::Option::None)
-    }
-    pub fn option(&self) -> TokenStream {
-        quote!(::core::option::Option)
-    }
-    pub fn sized(&self) -> TokenStream {
-        quote!(::core::marker::Sized)
-    }
-    pub fn unreachable(&self) -> TokenStream {
-        quote!(::core::unreachable!())
+    core {
+        ok => (::core::result::Result::Ok);
+        err => (::core::result::Result::Err);
+        std_result => (::core::result::Result);
+        into => (::core::convert::Into::into);
+        some => (::core::option::Option::Some);
+        none => (::core::option::Option::None);
+        option => (::core::option::Option);
+        sized => (::core::marker::Sized);
+        unreachable => (::core::unreachable!());
     }
 }

@@ -17,13 +17,15 @@ pub fn read_fields(
     build: TokenStream,
     ctx_ty: &TokenStream,
 ) -> TokenStream {
-    let result = p.result();
-    let rt = p.rt();
-    let decode = p.decode();
-    let decode_selected = p.decode_selected();
-    let input = p.input();
-    let some = p.some();
-    let none = p.none();
+    let Paths {
+        rt,
+        decode,
+        decode_selected,
+        input,
+        some,
+        none,
+        ..
+    } = p;
     let mut stmts = Vec::new();
     let mut ctx_n = 0usize;
     let lone = fields.is_lone();
@@ -68,18 +70,8 @@ pub fn read_fields(
             let b = &f.binding;
             stmts.push(quote! { let #b = &#v; });
         }
-        if let Some(sw) = &shape.switch_ctx {
-            let c = quote::format_ident!("__mmd_ctx_{}", ctx_n);
-            ctx_n += 1;
-            stmts.push(quote! {
-                let #c: #result<_> = (#sw);
-                let #c = #c.map_err(|e| e.offset_by(__mmd_start).in_field(#name))?;
-                let ctx = &#c;
-            });
-        }
-        if let Some(call) = &shape.context {
-            stmts.push(crate::switch::switch(p, fields, i, call, ctx_n));
-            ctx_n += 1;
+        if let Some(s) = crate::switch::after_field(p, fields, i, &mut ctx_n) {
+            stmts.push(s);
         }
     }
     let values: Vec<_> = fields.fields.iter().map(|f| &f.value_binding).collect();
@@ -127,16 +119,16 @@ pub fn expected_tags(cont: &Container) -> String {
 /// The body of `decode` (or of `decode_selected`, where `__mmd_tag` is the selector).
 pub fn expand(cont: &Container) -> TokenStream {
     let p = &cont.paths;
-    let ok = p.ok();
-    let err = p.err();
-    let decode = p.decode();
-    let input = p.input();
-    let rt = p.rt();
-    let result = p.result();
-    let magic = cont.attrs.byte_str("magic").map(|m| {
-        let m = m.value;
-        quote! { #rt::expect_magic(__mmd_input, #m)?; }
-    });
+    let Paths {
+        ok,
+        err,
+        decode,
+        input,
+        rt,
+        result,
+        ..
+    } = p;
+    let magic = cont.magic_stmt("expect_magic", "__mmd_input");
     let ctx_ty = if cont.attrs.has("ctx") {
         quote!(_)
     } else {

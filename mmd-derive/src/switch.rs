@@ -3,8 +3,8 @@
 //! the same arguments, and both turn its error into one with an offset and a path.
 
 use crate::ast::{ContextCall, Fields, Style};
-use crate::context::seg_tokens;
 use crate::paths::Paths;
+use crate::place::seg_tokens;
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
@@ -22,6 +22,30 @@ fn is_root(fields: &Fields, i: usize) -> bool {
                 .and_then(|s| s.context.as_ref())
                 .is_some_and(|c| c.roots.iter().any(|r| matches!(r, Some((j, _)) if *j == i)))
         })
+}
+
+/// The statements after field `here` that switch the context, if it has a switch: a
+/// declared context (`context = Ctx(...)`) or an expression (`switch_ctx = expr`). `n`
+/// numbers the contexts of one body.
+pub fn after_field(p: &Paths, fields: &Fields, here: usize, n: &mut usize) -> Option<TokenStream> {
+    let f = &fields.fields[here];
+    let shape = f.shape.as_ref()?;
+    let code = match (&shape.context, &shape.switch_ctx) {
+        (Some(call), _) => switch(p, fields, here, call, *n),
+        (None, Some(sw)) => {
+            let c = format_ident!("__mmd_ctx_{}", *n);
+            let name = Literal::string(&f.name);
+            let result = &p.result;
+            quote! {
+                let #c: #result<_> = (#sw);
+                let #c = #c.map_err(|e| e.offset_by(__mmd_start).in_field(#name))?;
+                let ctx = &#c;
+            }
+        }
+        (None, None) => return None,
+    };
+    *n += 1;
+    Some(code)
 }
 
 /// `let __mmd_pos_<field> = <pos>;` before field `i`, when a context argument reads it.
@@ -42,11 +66,14 @@ pub fn switch(
     call: &ContextCall,
     n: usize,
 ) -> TokenStream {
-    let rt = p.rt();
-    let ok = p.ok();
-    let err = p.err();
-    let some = p.some();
-    let none = p.none();
+    let Paths {
+        rt,
+        ok,
+        err,
+        some,
+        none,
+        ..
+    } = p;
     let ty = &call.ty;
     let c = format_ident!("__mmd_ctx_{}", n);
     let args = call.args.iter().map(|a| quote!(&(#a)));

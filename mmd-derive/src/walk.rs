@@ -11,7 +11,7 @@ use quote::quote;
 /// Statements that walk `fields` (bindings in scope) as the body of a struct or variant
 /// named `name`; a lone tuple field is walked as the body itself.
 fn walk_fields(p: &Paths, fields: &Fields, name: &str, magic: Option<TokenStream>) -> TokenStream {
-    let walk = p.walk();
+    let walk = p.walk.clone();
     let lone = fields.is_lone() && magic.is_none();
     if lone {
         let f = &fields.fields[0];
@@ -38,7 +38,7 @@ fn walk_fields(p: &Paths, fields: &Fields, name: &str, magic: Option<TokenStream
 /// The tag of a variant as a `Leaf` of the tag's type (`check` has matched the value
 /// to the kind).
 fn tag_leaf(p: &Paths, kind: TagKind, tag: &TagValue) -> TokenStream {
-    let walk = p.walk();
+    let walk = p.walk.clone();
     let variant = match kind {
         TagKind::Bool => quote::format_ident!("Bool"),
         TagKind::Int { signed, bits } => {
@@ -52,7 +52,7 @@ fn tag_leaf(p: &Paths, kind: TagKind, tag: &TagValue) -> TokenStream {
 /// The `Walk` impl.
 pub fn expand(cont: &Container) -> TokenStream {
     let p = &cont.paths;
-    let walk = p.walk();
+    let walk = p.walk.clone();
     let ident = cont.ident;
     let type_name = ident.to_string();
     let magic_bytes = cont.attrs.byte_str("magic").map(|m| {
@@ -80,10 +80,10 @@ pub fn expand(cont: &Container) -> TokenStream {
             let enum_name = Literal::string(&type_name);
             let magic = match &magic_bytes {
                 Some(m) => {
-                    let some = p.some();
+                    let some = p.some.clone();
                     quote!(#some(#m))
                 }
-                None => p.none(),
+                None => p.none.clone(),
             };
             let arms = variants.iter().map(|v| {
                 let vident = v.ident;

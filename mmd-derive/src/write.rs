@@ -10,16 +10,18 @@ use quote::quote;
 
 /// Statements that write `fields`, whose bindings (`&T`) are already in scope.
 fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
-    let result = p.result();
-    let rt = p.rt();
-    let encode = p.encode();
-    let selected = p.selected();
-    let output = p.output();
-    let err = p.err();
-    let some = p.some();
-    let none = p.none();
-    let option = p.option();
-    let segment = p.segment();
+    let Paths {
+        rt,
+        encode,
+        selected,
+        output,
+        err,
+        some,
+        none,
+        option,
+        segment,
+        ..
+    } = p;
     let lone = fields.is_lone();
     let mut stmts = Vec::new();
     let mut ctx_n = 0usize;
@@ -100,8 +102,9 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
             Presence::Always => quote! { { let __mmd_val = #b; #write?; } },
             Presence::If(c) => {
                 let text = Literal::string(&expr_text(c));
+                let c = bool_cond(c);
                 quote! {
-                    match ((#c), #b) {
+                    match (#c, #b) {
                         (true, #some(__mmd_val)) => { #write?; }
                         (false, #none) => {}
                         (_, __mmd_opt) => {
@@ -119,8 +122,9 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
             },
             Presence::IfUnlessEof(c) => {
                 let text = Literal::string(&expr_text(c));
+                let c = bool_cond(c);
                 quote! {
-                    match ((#c), #b) {
+                    match (#c, #b) {
                         (true, #some(__mmd_val)) => { #guard #eof_write }
                         (true, #none) => { __mmd_absent = __mmd_absent.or(#some(#name)); }
                         (false, #none) => {}
@@ -133,18 +137,8 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
         };
         stmts.push(crate::switch::capture_position(fields, i, &here));
         stmts.push(stmt);
-        if let Some(sw) = &shape.switch_ctx {
-            let c = quote::format_ident!("__mmd_ctx_{}", ctx_n);
-            ctx_n += 1;
-            stmts.push(quote! {
-                let #c: #result<_> = (#sw);
-                let #c = #c.map_err(|e| e.offset_by(__mmd_start).in_field(#name))?;
-                let ctx = &#c;
-            });
-        }
-        if let Some(call) = &shape.context {
-            stmts.push(crate::switch::switch(p, fields, i, call, ctx_n));
-            ctx_n += 1;
+        if let Some(s) = crate::switch::after_field(p, fields, i, &mut ctx_n) {
+            stmts.push(s);
         }
     }
     quote! {
@@ -152,6 +146,13 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
         #(#stmts)*
         let _ = __mmd_absent;
     }
+}
+
+/// A condition as a `bool` typed at the condition's own tokens, so that a condition of
+/// another type is one error there (the reader's), not a second one at the derive.
+fn bool_cond(c: &syn::Expr) -> TokenStream {
+    let span = syn::spanned::Spanned::span(c);
+    quote::quote_spanned!(span=> { let __mmd_c: bool = #c; __mmd_c })
 }
 
 /// A pattern that binds every field of `fields` by reference under its binding name.
@@ -167,16 +168,15 @@ pub fn bind_pattern(fields: &Fields, path: TokenStream) -> TokenStream {
 /// The body of `encode`.
 pub fn expand(cont: &Container) -> TokenStream {
     let p = &cont.paths;
-    let ok = p.ok();
-    let encode = p.encode();
-    let output = p.output();
-    let segment = p.segment();
-    let rt = p.rt();
-    let result = p.result();
-    let magic = cont.attrs.byte_str("magic").map(|m| {
-        let m = m.value;
-        quote! { #rt::write_magic(__mmd_out, #m)?; }
-    });
+    let Paths {
+        ok,
+        encode,
+        output,
+        segment,
+        result,
+        ..
+    } = p;
+    let magic = cont.magic_stmt("write_magic", "__mmd_out");
     let body = match &cont.data {
         Data::Struct(fields) => {
             let pat = bind_pattern(fields, quote!(Self));

@@ -4,12 +4,16 @@
 
 use crate::error::Result;
 use crate::io::{Input, Output};
-use crate::walk::Segment;
+use crate::path::Segment;
 
 /// Reads a value from an [`Input`], given the format's context `C`.
 ///
 /// Derived types implement it for their declared context (`#[mmd(ctx = T)]`), or for every
 /// context when they declare none. Primitives implement it for every context.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read and written with the context `{C}`",
+    note = "a format field is a number, an array of them, a type that derives `Mmd`, a flag type (`mmd_flags!`), text (`PmxText`: length-prefixed; `ShiftJis<N>`: N fixed bytes) or an index (`Index<K>`, `VertexIndex`); a type that needs a context reads only with one that declares what it needs"
+)]
 pub trait Decode<C: ?Sized>: Sized {
     /// Reads one value.
     fn decode<I: Input + ?Sized>(input: &mut I, ctx: &C) -> Result<Self>;
@@ -98,6 +102,10 @@ fn short_run<I: Input + ?Sized>(input: &I, size: usize) -> crate::error::Error {
 }
 
 /// Writes a value to an [`Output`], given the format's context `C`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read and written with the context `{C}`",
+    note = "a format field is a number, an array of them, a type that derives `Mmd`, a flag type (`mmd_flags!`), text (`PmxText`: length-prefixed; `ShiftJis<N>`: N fixed bytes) or an index (`Index<K>`, `VertexIndex`); a type that needs a context reads only with one that declares what it needs"
+)]
 pub trait Encode<C: ?Sized> {
     /// Writes one value.
     fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()>;

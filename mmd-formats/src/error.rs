@@ -5,19 +5,14 @@
 //! `bones[98].ik.links[0].limit_min[0]: expected 4 bytes at 0x12c528, file ends at 0x12c52a`
 //! or `materials[4].toon: unknown shared-toon flag 7 at 0x1a20 (expected 0 or 1)`.
 
+use crate::path::{path_string, Segment};
 use std::fmt;
 
 /// Shorthand for results whose error is [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// One step of a field path: a field name or a position in a sequence.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PathSegment {
-    /// A named field or enum variant, as written in the format struct.
-    Field(&'static str),
-    /// The position of an element in a counted sequence.
-    Index(usize),
-}
+/// One step of a field path: the name errors gave [`Segment`], the one path type.
+pub type PathSegment = Segment;
 
 /// What went wrong, without the where.
 #[derive(Debug)]
@@ -196,6 +191,14 @@ impl Error {
         self
     }
 
+    /// Adds any segment at the outer end of the path.
+    #[must_use]
+    #[cold]
+    pub fn in_segment(mut self, seg: Segment) -> Self {
+        self.0.path_rev.push(seg);
+        self
+    }
+
     /// The byte offset at which the failing value starts (for writes: the output offset);
     /// 0 for an I/O error no offset applies to ([`Error::io`]).
     pub fn offset(&self) -> u64 {
@@ -227,7 +230,7 @@ impl Error {
     /// material stops before its toon index. `None` for an error from corrupt data.
     pub fn cut_path(&self) -> Option<String> {
         match (&self.0.kind, &self.0.cut) {
-            (_, Some(cut)) => Some(render_path(self.path().chain(cut.below.iter()))),
+            (_, Some(cut)) => Some(path_string(self.path().chain(cut.below.iter()))),
             (ErrorKind::Truncated { .. }, None) => Some(self.path_string()),
             _ => None,
         }
@@ -272,29 +275,23 @@ impl Error {
 
     /// The field path rendered as `bones[12].ik.links[1].limit_min` (empty at top level).
     pub fn path_string(&self) -> String {
-        render_path(self.path())
+        path_string(self.path())
     }
 }
 
-/// Renders path segments as `bones[12].ik.links[1].limit_min`.
-fn render_path<'a>(segments: impl Iterator<Item = &'a PathSegment>) -> String {
-    let mut out = String::new();
-    for seg in segments {
-        match seg {
-            PathSegment::Field(name) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(name);
-            }
-            PathSegment::Index(i) => {
-                out.push('[');
-                out.push_str(&i.to_string());
-                out.push(']');
-            }
+/// Renders bytes as a quoted ASCII string with `\xNN` escapes (`"PMX\x00"`), as messages
+/// show signatures.
+pub fn show_bytes(b: &[u8]) -> String {
+    let mut s = String::from("\"");
+    for &c in b {
+        if (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\' {
+            s.push(c as char);
+        } else {
+            s.push_str(&format!("\\x{c:02x}"));
         }
     }
-    out
+    s.push('"');
+    s
 }
 
 impl fmt::Debug for Error {
@@ -347,7 +344,7 @@ impl fmt::Display for Error {
         // A count that runs past the end of a file whose records are otherwise valid:
         // say where the file ends.
         if let Some(cut) = &self.0.cut {
-            let inside = render_path(self.path().chain(cut.below.iter()));
+            let inside = path_string(self.path().chain(cut.below.iter()));
             write!(f, "; the file ends at {:#x}, inside {inside}", cut.end)?;
         }
         Ok(())
@@ -479,10 +476,7 @@ impl ContextFault {
         let place = self.place;
         let mut e = Error::invalid(0, self.expected, self.found);
         for seg in place.iter().rev() {
-            e = match seg {
-                PathSegment::Field(n) => e.in_field(n),
-                PathSegment::Index(i) => e.in_index(*i),
-            };
+            e = e.in_segment(*seg);
         }
         e
     }

@@ -12,49 +12,11 @@ use crate::codec::{Decode, Encode};
 use crate::error::{Error, Result};
 use crate::io::{Input, Output};
 use crate::layout::{Describe, IndexSign, LeafKind, LeafLayout, Shape, Size};
+use crate::walk::{Leaf, Visitor, Walk};
+
+pub use crate::kinds::IndexKind;
 use std::fmt;
 use std::marker::PhantomData;
-
-/// The six index kinds whose widths a PMX header declares, in header order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum IndexKind {
-    /// Vertex indices (faces, vertex/UV morphs, soft-body anchors and pins): unsigned at 1/2 bytes.
-    Vertex,
-    /// Texture indices (material textures, sphere maps, individual toons): -1 = none.
-    Texture,
-    /// Material indices (material morphs, soft bodies): -1 = none (material morph: all).
-    Material,
-    /// Bone indices (weights, parents, IK, display frames, rigid bodies): -1 = none.
-    Bone,
-    /// Morph indices (group and flip morphs, display frames): -1 = none.
-    Morph,
-    /// Rigid-body indices (joints, impulse morphs, soft-body anchors): -1 = none.
-    RigidBody,
-}
-
-impl IndexKind {
-    /// All kinds, in the order their widths appear in the PMX header globals.
-    pub const ALL: [IndexKind; 6] = [
-        IndexKind::Vertex,
-        IndexKind::Texture,
-        IndexKind::Material,
-        IndexKind::Bone,
-        IndexKind::Morph,
-        IndexKind::RigidBody,
-    ];
-
-    /// The lower-case name used in messages and the reference (`bone`, `rigid body`).
-    pub const fn name(self) -> &'static str {
-        match self {
-            IndexKind::Vertex => "vertex",
-            IndexKind::Texture => "texture",
-            IndexKind::Material => "material",
-            IndexKind::Bone => "bone",
-            IndexKind::Morph => "morph",
-            IndexKind::RigidBody => "rigid body",
-        }
-    }
-}
 
 /// A context that declares the width (1, 2 or 4 bytes) of the indices of type `I`
 /// ([`Index<K>`] or [`VertexIndex`]).
@@ -155,15 +117,9 @@ pub mod kind {
 macro_rules! index_kind {
     ($(#[$m:meta])* $vis:vis struct $name:ident = $label:literal;) => {
         $(#[$m])*
-        #[derive(
-            ::core::fmt::Debug,
-            ::core::clone::Clone,
-            ::core::marker::Copy,
-            ::core::cmp::PartialEq,
-            ::core::cmp::Eq,
-            ::core::hash::Hash,
-            ::core::default::Default,
-        )]
+        #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::marker::Copy)]
+        #[derive(::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)]
+        #[derive(::core::default::Default)]
         $vis struct $name;
         impl $crate::index::kind::Kind for $name {
             const NAME: &'static str = $label;
@@ -270,6 +226,23 @@ fn read_run<I: Input + ?Sized>(
     })
 }
 
+/// Decodes `n` indices of `(kind, width, signed)` into `out`: in one run where the input
+/// allows it, else value by value.
+#[inline]
+fn decode_run<T: Decode<C>, C: ?Sized, I: Input + ?Sized>(
+    input: &mut I,
+    ctx: &C,
+    (kind, w, signed): (&str, u8, bool),
+    n: usize,
+    out: &mut Vec<T>,
+    make: impl Fn(u32) -> T,
+) -> Result<()> {
+    match read_run(input, kind, w, n, signed, |v| out.push(make(v))) {
+        Some(r) => r,
+        None => crate::codec::decode_each(input, ctx, n, out),
+    }
+}
+
 impl<C: IndexWidth<Self> + ?Sized, K: kind::Kind> Decode<C> for Index<K> {
     #[inline(always)]
     fn decode<I: Input + ?Sized>(input: &mut I, ctx: &C) -> Result<Self> {
@@ -289,13 +262,9 @@ impl<C: IndexWidth<Self> + ?Sized, K: kind::Kind> Decode<C> for Index<K> {
         out: &mut Vec<Self>,
     ) -> Result<()> {
         let w = IndexWidth::<Self>::width(ctx);
-        let run = read_run(input, K::NAME, w, n, true, |v| {
-            out.push(Self::from_raw(v as i32))
-        });
-        match run {
-            Some(r) => r,
-            None => crate::codec::decode_each(input, ctx, n, out),
-        }
+        decode_run(input, ctx, (K::NAME, w, true), n, out, |v| {
+            Self::from_raw(v as i32)
+        })
     }
     #[inline]
     fn decode_array<I: Input + ?Sized, const N: usize>(
@@ -367,12 +336,28 @@ impl<K: kind::Kind> Describe for Index<K> {
 ///
 /// The raw value is kept as a `u32`; a 4-byte index is its `i32` bit pattern.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct VertexIndex(pub u32);
+pub struct VertexIndex(u32);
 
 impl VertexIndex {
-    /// The vertex referred to.
-    pub const fn get(self) -> usize {
-        self.0 as usize
+    /// An index with this raw value (as read; a 4-byte index is its `i32` bit pattern).
+    pub const fn from_raw(raw: u32) -> Self {
+        VertexIndex(raw)
+    }
+
+    /// An index referring to vertex `i` (`None` past what a 4-byte `i32` index holds).
+    pub fn new(i: usize) -> Option<Self> {
+        i32::try_from(i).ok().map(|i| VertexIndex(i as u32))
+    }
+
+    /// The raw value as stored.
+    pub const fn raw(self) -> u32 {
+        self.0
+    }
+
+    /// The vertex referred to; `None` for a 4-byte index whose `i32` is negative (no
+    /// vertex), as for [`Index::get`].
+    pub fn get(self) -> Option<usize> {
+        usize::try_from(self.0 as i32).ok()
     }
 }
 
@@ -413,11 +398,7 @@ impl<C: IndexWidth<Self> + ?Sized> Decode<C> for VertexIndex {
         out: &mut Vec<Self>,
     ) -> Result<()> {
         let w = IndexWidth::<Self>::width(ctx);
-        let run = read_run(input, VERTEX, w, n, false, |v| out.push(VertexIndex(v)));
-        match run {
-            Some(r) => r,
-            None => crate::codec::decode_each(input, ctx, n, out),
-        }
+        decode_run(input, ctx, (VERTEX, w, false), n, out, VertexIndex)
     }
 }
 
@@ -452,5 +433,23 @@ impl Describe for VertexIndex {
                 none: None,
             },
         })
+    }
+}
+
+impl<K: kind::Kind> Walk for Index<K> {
+    fn walk(&self, v: &mut dyn Visitor) {
+        v.leaf(Leaf::Index {
+            kind: K::NAME,
+            raw: self.raw().into(),
+        });
+    }
+}
+
+impl Walk for VertexIndex {
+    fn walk(&self, v: &mut dyn Visitor) {
+        v.leaf(Leaf::Index {
+            kind: VERTEX,
+            raw: self.0.into(),
+        });
     }
 }

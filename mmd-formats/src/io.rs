@@ -6,7 +6,7 @@
 //! `binrw::BinRead` / `binrw::BinWrite` impls use.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::walk::Segment;
+use crate::path::Segment;
 use std::io::{Read, Seek, SeekFrom, Write};
 
 /// A byte source with a known end.

@@ -457,6 +457,11 @@ pub enum IndexSign {
 }
 
 /// Types the derive can describe.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no byte layout mmd-formats knows",
+    label = "not a format type",
+    note = "a format field is a number, an array of them, a type that derives `Mmd`, a flag type (`mmd_flags!`), text (`PmxText`: length-prefixed; `ShiftJis<N>`: N fixed bytes) or an index (`Index<K>`, `VertexIndex`)"
+)]
 pub trait Describe {
     /// The size of one value.
     const SIZE: Size;

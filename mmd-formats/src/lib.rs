@@ -15,9 +15,12 @@
 //!
 //! Each layer uses only the layers above it in this list:
 //!
-//! 1. **The runtime** the generated code calls: [`error`], [`io`], [`codec`], [`layout`],
-//!    the leaf types ([`index`], [`text`], [`flags`]), [`walk`], and [`file`](mod@file)
-//!    (whole files in memory and on disk, written atomically).
+//! 1. **The runtime** the generated code calls, itself in one direction (each module uses
+//!    only those before it): [`path`] (the one path type and how it is written) and
+//!    [`kinds`] (index kinds, text encodings); [`layout`] (the descriptors); [`error`];
+//!    [`io`]; [`codec`]; [`walk`]; the leaf types ([`index`], [`text`], [`flags`]), each
+//!    with its codec, descriptor and walk; `rt` (what only generated code calls); and
+//!    [`file`](mod@file) (whole files in memory and on disk, written atomically).
 //! 2. **Shared views** of MMD's conventions: [`coords`] (right-handed views and the little
 //!    maths they need) and [`physics`] (the rigid-body shape and collision mask of both
 //!    model formats).
@@ -120,6 +123,119 @@
 //! The derive implements [`DeclaredContext`] (compute it from values you hold),
 //! [`DescribeContext`] (its descriptor), and the traits of the roles. A downstream format
 //! declares its own index kinds with [`index_kind!`].
+//!
+//! ## A downstream format, whole
+//!
+//! A header whose values decide how the rest is read, a declared context, an index kind
+//! of the format's own, and how an invalid header value is reported:
+//!
+//! ```
+//! use mmd_formats::{DeclaredContext, Index, Mmd, MmdContext, PmxText, TextEncoding};
+//!
+//! mmd_formats::index_kind! {
+//!     /// Layers of the format.
+//!     pub struct Layer = "layer";
+//! }
+//!
+//! /// Signature and settings.
+//! #[derive(Mmd, Debug, PartialEq)]
+//! #[mmd(magic = b"LYR1")]
+//! pub struct Header {
+//!     /// 0 = UTF-16LE, 1 = UTF-8.
+//!     pub encoding: u8,
+//!     /// Width of layer indices: 1, 2 or 4.
+//!     pub layer_width: u8,
+//! }
+//!
+//! /// What the header declares for the rest.
+//! #[derive(MmdContext, Debug, Clone, Copy)]
+//! #[mmd(from(header: Header))]
+//! pub struct Settings {
+//!     /// The encoding of every text.
+//!     #[mmd(from = header.encoding, text_encoding)]
+//!     pub encoding: TextEncoding,
+//!     /// The width of layer indices.
+//!     #[mmd(from = header.layer_width, valid = [1, 2, 4], name = "layer index width", index_width = Index<Layer>)]
+//!     pub layer_width: u8,
+//! }
+//!
+//! /// One layer: a name and its parent (-1 = none).
+//! #[derive(Mmd, Debug, PartialEq)]
+//! #[mmd(ctx = Settings)]
+//! pub struct Entry {
+//!     /// The name, in the declared encoding.
+//!     pub name: PmxText,
+//!     /// The parent layer, at the declared width.
+//!     pub parent: Index<Layer>,
+//! }
+//!
+//! /// A whole file.
+//! #[derive(Mmd, Debug, PartialEq)]
+//! #[mmd(ctx = ())]
+//! pub struct File {
+//!     /// The header; the rest is read with the settings it declares.
+//!     #[mmd(context = Settings(header))]
+//!     pub header: Header,
+//!     /// Layers, a u16 count first.
+//!     #[mmd(count = u16)]
+//!     pub layers: Vec<Entry>,
+//! }
+//!
+//! let bytes = [b'L', b'Y', b'R', b'1', 1, 2, 1, 0, 1, 0, 0, 0, b'a', 0xff, 0xff];
+//! let file: File = mmd_formats::file::decode_all(&bytes, &()).unwrap();
+//! assert!(file.layers[0].parent.is_none());
+//! assert_eq!(mmd_formats::file::encode_all(&file, &()).unwrap(), bytes);
+//!
+//! // An invalid header value is an error at its byte, with its path:
+//! let mut bad = bytes;
+//! bad[5] = 3;
+//! let err = mmd_formats::file::decode_all::<File, _>(&bad, &()).unwrap_err();
+//! assert_eq!(err.offset(), 5);
+//! assert_eq!(err.path_string(), "header.layer_width");
+//! // and code that holds a header computes the context the same way:
+//! let fault = Settings::compute((&Header { encoding: 1, layer_width: 3 },)).unwrap_err();
+//! assert_eq!(fault.member(), "layer index width");
+//! ```
+//!
+//! ## Inside your own binrw structs
+//!
+//! Every derived type implements `binrw::BinRead` and `binrw::BinWrite` (add `binrw` to
+//! your own dependencies to use its derive). The binrw arguments are the context itself,
+//! not a tuple of it, so pass it with `args_raw`: `#[br(args(ctx))]` would build the
+//! one-element tuple `(ctx,)` and fail to compile. A type with `ctx = ()` needs no
+//! attribute.
+//!
+//! ```
+//! use binrw::{BinRead, BinWrite};
+//! use mmd_formats::pmx::PmxContext;
+//! use mmd_formats::{BoneIndex, Mmd, PmxText, TextEncoding};
+//!
+//! /// A PMX-context record.
+//! #[derive(Mmd, Debug, PartialEq)]
+//! #[mmd(ctx = PmxContext)]
+//! struct Named {
+//!     /// A name in the context's encoding.
+//!     name: PmxText,
+//!     /// A bone at the context's width.
+//!     bone: BoneIndex,
+//! }
+//!
+//! #[derive(BinRead, BinWrite, Debug, PartialEq)]
+//! #[brw(little, magic = b"BOX!")]
+//! struct Boxed {
+//!     bone_width: u8,
+//!     #[br(args_raw = PmxContext::new(2.0, TextEncoding::Utf8, 0, [1, 1, 1, bone_width, 1, 1]))]
+//!     #[bw(args_raw = PmxContext::new(2.0, TextEncoding::Utf8, 0, [1, 1, 1, *bone_width, 1, 1]))]
+//!     named: Named,
+//! }
+//!
+//! let bytes = [b'B', b'O', b'X', b'!', 2, 1, 0, 0, 0, b'x', 0xfe, 0xff];
+//! let boxed = Boxed::read(&mut std::io::Cursor::new(&bytes)).unwrap();
+//! assert_eq!(boxed.named.bone, BoneIndex::from_raw(-2));
+//! let mut out = std::io::Cursor::new(Vec::new());
+//! boxed.write(&mut out).unwrap();
+//! assert_eq!(out.into_inner(), bytes);
+//! ```
 
 #![deny(missing_docs)]
 
@@ -133,7 +249,9 @@ pub mod flags;
 pub mod index;
 pub mod inspect;
 pub mod io;
+pub mod kinds;
 pub mod layout;
+pub mod path;
 pub mod physics;
 pub mod pmd;
 pub mod pmx;
@@ -180,6 +298,7 @@ pub mod __private {
     pub use crate::io::{Input, Output};
     pub use crate::layout;
     pub use crate::layout::Describe;
+    pub use crate::path::Segment;
     pub use crate::rt;
     pub use crate::text::{TextContext, TextEncoding};
     pub use crate::walk;

@@ -1,10 +1,11 @@
 //! Helpers that only generated code calls. Not a stable interface.
 
 use crate::codec::{Decode, Encode};
+use crate::error::show_bytes;
 use crate::error::{ContextFault, Error, ErrorKind, PathSegment, Result};
 use crate::io::{Input, IoInput, IoOutput, Output};
 use crate::layout::Describe;
-use crate::walk::Segment;
+use crate::path::Segment;
 use std::io::{Read, Seek, Write};
 
 /// Reads and checks a fixed signature.
@@ -80,7 +81,7 @@ pub fn member_found<T: std::fmt::Display>(label: &str, value: &T) -> String {
 }
 
 /// The conversion from a member expression's value to the member's type: the value
-/// itself, or a byte to the [`TextEncoding`](crate::text::TextEncoding) it declares.
+/// itself, or a byte to the [`TextEncoding`](crate::kinds::TextEncoding) it declares.
 pub trait FromMember<S> {
     /// Converts.
     fn from_member(s: S) -> Self;
@@ -93,10 +94,10 @@ impl<T> FromMember<T> for T {
     }
 }
 
-impl FromMember<u8> for crate::text::TextEncoding {
+impl FromMember<u8> for crate::kinds::TextEncoding {
     #[inline]
     fn from_member(s: u8) -> Self {
-        crate::text::TextEncoding::from_byte(s)
+        crate::kinds::TextEncoding::from_byte(s)
     }
 }
 
@@ -108,15 +109,9 @@ pub fn offset_in<T: Encode<C> + ?Sized, C: ?Sized>(
     ctx: &C,
     path: &[PathSegment],
 ) -> Option<u64> {
-    let target: Vec<Segment> = path
-        .iter()
-        .map(|s| match s {
-            PathSegment::Field(n) => Segment::Field(n),
-            PathSegment::Index(i) => Segment::Index(*i),
-        })
-        .collect();
+    let target = path;
     let mut loc = Locator {
-        target: &target,
+        target,
         stack: Vec::new(),
         pos: 0,
         found: None,
@@ -204,29 +199,12 @@ pub fn context_error(
         .map_or(field_start, |o| field_start + o);
     let mut e = Error::invalid(offset, fault.expected(), fault.found());
     for seg in below.iter().rev() {
-        e = match seg {
-            PathSegment::Field(n) => e.in_field(n),
-            PathSegment::Index(i) => e.in_index(*i),
-        };
+        e = e.in_segment(*seg);
     }
     match field {
         Some(f) => e.in_field(f),
         None => e,
     }
-}
-
-/// Renders bytes as a quoted ASCII string with `\xNN` escapes.
-pub fn show_bytes(b: &[u8]) -> String {
-    let mut s = String::from("\"");
-    for &c in b {
-        if (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\' {
-            s.push(c as char);
-        } else {
-            s.push_str(&format!("\\x{c:02x}"));
-        }
-    }
-    s.push('"');
-    s
 }
 
 /// The integer types a count may have on disk.

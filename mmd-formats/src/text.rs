@@ -12,51 +12,11 @@ use crate::codec::{Decode, Encode};
 use crate::error::{Error, Result};
 use crate::io::{Input, Output};
 use crate::layout::{Describe, LeafKind, LeafLayout, Prim, Shape, Size};
+use crate::walk::{Leaf, Text, TextKind, Visitor, Walk};
+
+pub use crate::kinds::TextEncoding;
 use std::borrow::Cow;
 use std::fmt;
-
-/// The text encoding a PMX header declares (globals byte 0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum TextEncoding {
-    /// 0: UTF-16 little-endian, the encoding PMX Editor writes.
-    #[default]
-    Utf16Le,
-    /// 1: UTF-8.
-    Utf8,
-    /// Any other value: the bytes are kept, the text views decode them as UTF-8, lossily.
-    Unknown(u8),
-}
-
-impl TextEncoding {
-    /// The encoding a header byte declares.
-    pub const fn from_byte(b: u8) -> Self {
-        match b {
-            0 => TextEncoding::Utf16Le,
-            1 => TextEncoding::Utf8,
-            other => TextEncoding::Unknown(other),
-        }
-    }
-
-    /// The header byte for this encoding.
-    pub const fn to_byte(self) -> u8 {
-        match self {
-            TextEncoding::Utf16Le => 0,
-            TextEncoding::Utf8 => 1,
-            TextEncoding::Unknown(b) => b,
-        }
-    }
-
-    /// The values a PMX header's encoding byte defines, with the encodings' names.
-    pub const CODES: &'static [(u64, &'static str)] = &[(0, "UTF-16LE"), (1, "UTF-8")];
-
-    /// Encodes `s` in this encoding (UTF-8 for unknown encodings).
-    pub fn encode(self, s: &str) -> Vec<u8> {
-        match self {
-            TextEncoding::Utf16Le => s.encode_utf16().flat_map(u16::to_le_bytes).collect(),
-            _ => s.as_bytes().to_vec(),
-        }
-    }
-}
 
 impl From<u8> for TextEncoding {
     fn from(b: u8) -> Self {
@@ -364,5 +324,33 @@ impl<const N: usize> Describe for ShiftJis<N> {
                 terminator: Some(0),
             },
         })
+    }
+}
+
+impl Walk for PmxText {
+    fn walk(&self, v: &mut dyn Visitor) {
+        let clean = self.to_str();
+        v.leaf(Leaf::Text(Box::new(Text {
+            raw: self.as_bytes().to_vec(),
+            kind: TextKind::Pmx(self.encoding()),
+            clean: clean.is_some(),
+            text: match clean {
+                Some(s) => s.into_owned(),
+                None => self.to_string_lossy().into_owned(),
+            },
+        })));
+    }
+}
+
+impl<const N: usize> Walk for ShiftJis<N> {
+    fn walk(&self, v: &mut dyn Visitor) {
+        let text = self.decode().into_owned();
+        let clean = ShiftJis::<N>::new(&text).is_ok_and(|s| s == *self);
+        v.leaf(Leaf::Text(Box::new(Text {
+            raw: self.0.to_vec(),
+            kind: TextKind::ShiftJisFixed(N),
+            text,
+            clean,
+        })));
     }
 }

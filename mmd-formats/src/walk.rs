@@ -22,55 +22,12 @@
 //! # Ok(()) }
 //! ```
 
-use crate::text::TextEncoding;
+use crate::error::show_bytes;
+use crate::kinds::TextEncoding;
 use std::borrow::Cow;
 use std::fmt;
 
-/// One step of a path into a value: what the generated writer reports around each field
-/// and element (see [`crate::inspect::spans`]), and what the walk's tree is indexed by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Segment {
-    /// A named field (`bones`), a tuple field (`0`), an enum variant (`Bdef2`), or the
-    /// fixed signature (`magic`).
-    Field(&'static str),
-    /// An element of a sequence or array.
-    Index(usize),
-    /// The count that precedes a counted sequence (shown as `.count`).
-    Count,
-    /// The tag that chooses an enum's variant in the file (shown as `.tag`).
-    Tag,
-}
-
-/// A path from the top of a value down: `bones[3].ik.links[0].limit_min[2]`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct Path(pub Vec<Segment>);
-
-impl Path {
-    /// The segments, outermost first.
-    pub fn segments(&self) -> &[Segment] {
-        &self.0
-    }
-}
-
-impl fmt::Display for Path {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_path(f, &self.0)
-    }
-}
-
-/// Writes `segments` in the `a.b[3].c` form (nothing for the top level).
-pub fn write_path(f: &mut dyn fmt::Write, segments: &[Segment]) -> fmt::Result {
-    for (i, seg) in segments.iter().enumerate() {
-        let dot = if i == 0 { "" } else { "." };
-        match seg {
-            Segment::Field(name) => write!(f, "{dot}{name}")?,
-            Segment::Index(n) => write!(f, "[{n}]")?,
-            Segment::Count => write!(f, "{dot}count")?,
-            Segment::Tag => write!(f, "{dot}tag")?,
-        }
-    }
-    Ok(())
-}
+pub use crate::path::{write_path, Path, Segment};
 
 /// The text encodings a [`Text`] leaf can be in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -207,15 +164,6 @@ impl PartialEq for Leaf {
         match (self, other) {
             (F32(a), F32(b)) => a.to_bits() == b.to_bits(),
             (F64(a), F64(b)) => a.to_bits() == b.to_bits(),
-            (Bool(a), Bool(b)) => a == b,
-            (U8(a), U8(b)) => a == b,
-            (I8(a), I8(b)) => a == b,
-            (U16(a), U16(b)) => a == b,
-            (I16(a), I16(b)) => a == b,
-            (U32(a), U32(b)) => a == b,
-            (I32(a), I32(b)) => a == b,
-            (U64(a), U64(b)) => a == b,
-            (I64(a), I64(b)) => a == b,
             (Bytes(a), Bytes(b)) => a == b,
             (Magic(a), Magic(b)) => a == b,
             (Text(a), Text(b)) => a == b,
@@ -232,8 +180,12 @@ impl PartialEq for Leaf {
                     ..
                 },
             ) => t1 == t2 && b1 == b2,
-            (Count(a), Count(b)) => a == b,
-            _ => false,
+            // Integers, bools and counts: the same variant and the same value.
+            (a, b) => {
+                std::mem::discriminant(a) == std::mem::discriminant(b)
+                    && a.as_i128().is_some()
+                    && a.as_i128() == b.as_i128()
+            }
         }
     }
 }
@@ -271,7 +223,7 @@ impl fmt::Display for Leaf {
             Leaf::F32(x) => write_float(f, x),
             Leaf::F64(x) => write_float(f, x),
             Leaf::Bytes(b) => write!(f, "bytes {}", hex(b)),
-            Leaf::Magic(m) => write!(f, "{}", crate::rt::show_bytes(m)),
+            Leaf::Magic(m) => write!(f, "{}", show_bytes(m)),
             Leaf::Text(t) => {
                 write!(f, "{:?}", t.text)?;
                 if !t.clean {
@@ -341,6 +293,11 @@ pub trait Visitor {
 }
 
 /// A value that can be walked field by field (see the [module docs](self)).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no byte layout mmd-formats knows",
+    label = "not a format type",
+    note = "a format field is a number, an array of them, a type that derives `Mmd`, a flag type (`mmd_flags!`), text (`PmxText`: length-prefixed; `ShiftJis<N>`: N fixed bytes) or an index (`Index<K>`, `VertexIndex`)"
+)]
 pub trait Walk {
     /// Reports this value to `v`.
     fn walk(&self, v: &mut dyn Visitor);
@@ -644,51 +601,5 @@ impl Visitor for Tree {
             None => return,
         };
         self.push(value);
-    }
-}
-
-impl Walk for crate::text::PmxText {
-    fn walk(&self, v: &mut dyn Visitor) {
-        let clean = self.to_str();
-        v.leaf(Leaf::Text(Box::new(Text {
-            raw: self.as_bytes().to_vec(),
-            kind: TextKind::Pmx(self.encoding()),
-            clean: clean.is_some(),
-            text: match clean {
-                Some(s) => s.into_owned(),
-                None => self.to_string_lossy().into_owned(),
-            },
-        })));
-    }
-}
-
-impl<const N: usize> Walk for crate::text::ShiftJis<N> {
-    fn walk(&self, v: &mut dyn Visitor) {
-        let text = self.decode().into_owned();
-        let clean = crate::text::ShiftJis::<N>::new(&text).is_ok_and(|s| s == *self);
-        v.leaf(Leaf::Text(Box::new(Text {
-            raw: self.0.to_vec(),
-            kind: TextKind::ShiftJisFixed(N),
-            text,
-            clean,
-        })));
-    }
-}
-
-impl<K: crate::index::kind::Kind> Walk for crate::index::Index<K> {
-    fn walk(&self, v: &mut dyn Visitor) {
-        v.leaf(Leaf::Index {
-            kind: K::NAME,
-            raw: self.raw().into(),
-        });
-    }
-}
-
-impl Walk for crate::index::VertexIndex {
-    fn walk(&self, v: &mut dyn Visitor) {
-        v.leaf(Leaf::Index {
-            kind: <crate::index::VertexIndex as crate::index::IndexType>::KIND,
-            raw: self.0.into(),
-        });
     }
 }

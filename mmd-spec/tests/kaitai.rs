@@ -88,9 +88,9 @@ fn pmx_summary(p: &Pmx) -> Value {
     // A 4-byte vertex index is signed in the grammar (its i32 bit pattern here).
     let vi = |v: &VertexIndex| -> Value {
         if vertex_width == 4 {
-            json!(v.0 as i32)
+            json!(v.raw() as i32)
         } else {
-            json!(v.0)
+            json!(v.raw())
         }
     };
     let weight = |w: &Weight| -> Value {

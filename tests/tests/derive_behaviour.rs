@@ -946,7 +946,7 @@ fn doc() -> Doc {
         },
         name: PmxText::new("hi", TextEncoding::Utf8),
         bone: BoneIndex::NONE,
-        vertex: VertexIndex(65534),
+        vertex: VertexIndex::from_raw(65534),
         uvs: vec![0.5, -2.0],
     }
 }
@@ -956,7 +956,7 @@ fn switch_ctx_drives_later_fields() {
     round_trip(&DOC, &(), &doc());
     let v: Doc = decode_all(&DOC, &()).unwrap();
     assert!(v.bone.is_none());
-    assert_eq!(v.vertex.get(), 65534);
+    assert_eq!(v.vertex.get(), Some(65534));
     assert_eq!(v.name.to_str().as_deref(), Some("hi"));
 }
 
@@ -986,7 +986,7 @@ fn index_that_does_not_fit_its_width_is_an_error() {
     assert!(encode_all(&v, &()).is_ok());
 
     let mut v = doc();
-    v.vertex = VertexIndex(70000); // width 2: 0..=65535
+    v.vertex = VertexIndex::from_raw(70000); // width 2: 0..=65535
     let e = write_err(&v, &());
     assert_inconsistent(&e, "vertex", 11);
     assert!(e.to_string().contains("vertex index 70000"), "{e}");

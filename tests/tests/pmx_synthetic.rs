@@ -178,7 +178,7 @@ fn morph_tag(m: &MorphOffsets) -> u8 {
 /// Every raw index value of every kind in a model, as (kind number, raw value).
 fn index_values(p: &Pmx) -> Vec<(usize, i64)> {
     let mut out = Vec::new();
-    let v = |x: VertexIndex| (0usize, x.0 as i64);
+    let v = |x: VertexIndex| (0usize, x.raw() as i64);
     let t = |x: TextureIndex| (1usize, x.raw() as i64);
     let m = |x: MaterialIndex| (2usize, x.raw() as i64);
     let b = |x: BoneIndex| (3usize, x.raw() as i64);
@@ -596,9 +596,9 @@ fn vertex_index_boundaries_at_each_width() {
         assert_eq!(b.len(), vals.len() * w as usize);
         f.set(FACES, vals.len() as i32, &b);
         let p = f.read();
-        let got: Vec<u32> = p.faces.iter().map(|v| v.0).collect();
+        let got: Vec<u32> = p.faces.iter().map(|v| v.raw()).collect();
         assert_eq!(got, expect, "width {w}");
-        assert_eq!(p.faces[1].get(), expect[1] as usize);
+        assert_eq!(p.faces[1].get(), Some(expect[1] as usize));
     }
 }
 
@@ -705,7 +705,11 @@ fn one_byte_bone_index_ff_is_none_and_vertex_ff_is_255() {
     }
     assert_eq!(
         p.faces,
-        vec![VertexIndex(255), VertexIndex(0), VertexIndex(254)]
+        vec![
+            VertexIndex::from_raw(255),
+            VertexIndex::from_raw(0),
+            VertexIndex::from_raw(254)
+        ]
     );
 }
 
@@ -758,7 +762,11 @@ fn each_kind_uses_its_own_width() {
     );
     assert_eq!(
         p.faces,
-        vec![VertexIndex(70000), VertexIndex(1), VertexIndex(2)]
+        vec![
+            VertexIndex::from_raw(70000),
+            VertexIndex::from_raw(1),
+            VertexIndex::from_raw(2)
+        ]
     );
     assert_eq!(p.materials[0].texture.raw(), 100);
     assert_eq!(
@@ -1049,7 +1057,10 @@ fn faces_and_textures() {
     f.set(TEXTURES, 2, &b);
     let p = f.read();
     assert_eq!(p.faces.len(), 6);
-    let tris: Vec<[u32; 3]> = p.triangles().map(|t| [t[0].0, t[1].0, t[2].0]).collect();
+    let tris: Vec<[u32; 3]> = p
+        .triangles()
+        .map(|t| [t[0].raw(), t[1].raw(), t[2].raw()])
+        .collect();
     assert_eq!(tris, vec![[0, 1, 2], [2, 1, 3]]);
     assert_eq!(p.textures[0].to_str().as_deref(), Some("tex\\a.png"));
     assert_eq!(p.textures[1].to_str().as_deref(), Some("toon01.bmp"));
@@ -1431,7 +1442,7 @@ fn every_morph_type_reads_its_layout() {
     }
     match &p.morphs[1].offsets {
         MorphOffsets::Vertex(v) => {
-            assert_eq!(v[0].vertex, VertexIndex(65535));
+            assert_eq!(v[0].vertex, VertexIndex::from_raw(65535));
             assert_eq!(v[0].offset, [1.0, 2.0, 3.0]);
         }
         o => panic!("{o:?}"),
@@ -1446,7 +1457,7 @@ fn every_morph_type_reads_its_layout() {
     }
     for ty in 3..=7usize {
         let o = uv_offsets(&p.morphs[ty].offsets);
-        assert_eq!(o[0].vertex, VertexIndex(ty as u32));
+        assert_eq!(o[0].vertex, VertexIndex::from_raw(ty as u32));
         assert_eq!(o[0].offset, [ty as f32, 0.5, 0.25, 0.125]);
     }
     match &p.morphs[8].offsets {
@@ -1671,17 +1682,20 @@ fn soft_body_fields_anchors_and_pins() {
         vec![
             SoftBodyAnchor {
                 rigid_body: RigidBodyIndex::from_raw(0),
-                vertex: VertexIndex(65535),
+                vertex: VertexIndex::from_raw(65535),
                 near_mode: 1
             },
             SoftBodyAnchor {
                 rigid_body: RigidBodyIndex::NONE,
-                vertex: VertexIndex(3),
+                vertex: VertexIndex::from_raw(3),
                 near_mode: 0
             }
         ]
     );
-    assert_eq!(a.pins, vec![VertexIndex(1), VertexIndex(65535)]);
+    assert_eq!(
+        a.pins,
+        vec![VertexIndex::from_raw(1), VertexIndex::from_raw(65535)]
+    );
     assert!(s[1].material.is_none());
     assert!(s[1].anchors.is_empty() && s[1].pins.is_empty());
 }
@@ -1843,7 +1857,7 @@ fn index_that_does_not_fit_is_a_write_error_naming_the_path() {
                 weight: 0.5,
             }
         }),
-        ("faces[7]", |p| p.faces[7] = VertexIndex(256)),
+        ("faces[7]", |p| p.faces[7] = VertexIndex::from_raw(256)),
         ("materials[1].texture", |p| {
             p.materials[1].texture = TextureIndex::from_raw(200)
         }),
@@ -1866,7 +1880,7 @@ fn index_that_does_not_fit_is_a_write_error_naming_the_path() {
         }),
         ("morphs[1].offsets.Vertex[0].vertex", |p| {
             if let MorphOffsets::Vertex(g) = &mut p.morphs[1].offsets {
-                g[0].vertex = VertexIndex(256);
+                g[0].vertex = VertexIndex::from_raw(256);
             }
         }),
         ("morphs[8].offsets.Material[0].material", |p| {
@@ -1884,7 +1898,7 @@ fn index_that_does_not_fit_is_a_write_error_naming_the_path() {
             p.joints[0].rigid_b = RigidBodyIndex::from_raw(128)
         }),
         ("soft_bodies[0].pins[1]", |p| {
-            p.soft_bodies.as_mut().unwrap()[0].pins[1] = VertexIndex(u32::MAX)
+            p.soft_bodies.as_mut().unwrap()[0].pins[1] = VertexIndex::from_raw(u32::MAX)
         }),
         ("soft_bodies[0].anchors[0].rigid_body", |p| {
             p.soft_bodies.as_mut().unwrap()[0].anchors[0].rigid_body =
@@ -1906,9 +1920,9 @@ fn index_that_does_not_fit_is_a_write_error_naming_the_path() {
 #[test]
 fn two_byte_vertex_index_65536_does_not_fit() {
     let mut p = sample("pmx/full_v21_idx2_utf8_uv0.pmx").1;
-    p.faces[7] = VertexIndex(65535);
+    p.faces[7] = VertexIndex::from_raw(65535);
     assert!(p.to_bytes().is_ok());
-    p.faces[7] = VertexIndex(65536);
+    p.faces[7] = VertexIndex::from_raw(65536);
     let e = write_err(&p);
     assert_eq!(e.path_string(), "faces[7]", "{e}");
     let mut p = sample("pmx/full_v21_idx2_utf8_uv0.pmx").1;

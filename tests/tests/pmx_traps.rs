@@ -182,8 +182,8 @@ fn vertex_index_unsigned_at_one_and_two_bytes() {
         b.vi(raw).vi(0).vi(1);
         f.set(FACES, 3, &b);
         let p = f.read();
-        assert_eq!(p.faces[0], VertexIndex(want), "width {w}");
-        assert_eq!(p.faces[0].get(), want as usize);
+        assert_eq!(p.faces[0], VertexIndex::from_raw(want), "width {w}");
+        assert_eq!(p.faces[0].get(), Some(want as usize));
     }
 }
 
@@ -223,8 +223,8 @@ fn four_byte_indices_are_i32() {
     plain_bone(&mut b, "c", [0.0; 3], 0x7fff_ffff);
     f.set(BONES, 2, &b);
     let p = f.read();
-    assert_eq!(p.faces[0].0, i32::MAX as u32);
-    assert_eq!(p.faces[1].0 as i32, -1);
+    assert_eq!(p.faces[0].raw(), i32::MAX as u32);
+    assert_eq!(p.faces[1].raw() as i32, -1);
     assert!(p.bones[0].parent.is_none());
     assert_eq!(p.bones[1].parent.raw(), i32::MAX);
 }
@@ -895,7 +895,7 @@ fn morph_types_4_to_7_laid_out_like_uv() {
         for (i, m) in p.morphs.iter().take(5).enumerate() {
             let ty = i as u32 + 3;
             let o = uv_offsets(&m.offsets);
-            assert_eq!(o[1].vertex, VertexIndex(ty * 10 + 1));
+            assert_eq!(o[1].vertex, VertexIndex::from_raw(ty * 10 + 1));
             assert_eq!(o[1].offset, [ty as f32, 1.0, 0.5, 0.25]);
             sizes.push(size_of(&m.offsets, &ctx));
         }
@@ -915,7 +915,7 @@ fn morph_offset_sizes_per_type() {
         weight: 0.0,
     };
     let uv = UvOffset {
-        vertex: VertexIndex(0),
+        vertex: VertexIndex::from_raw(0),
         offset: [0.0; 4],
     };
     let mat = MaterialOffset {
@@ -935,7 +935,7 @@ fn morph_offset_sizes_per_type() {
         (MorphOffsets::Group(vec![g]), mo + 4),
         (
             MorphOffsets::Vertex(vec![VertexOffset {
-                vertex: VertexIndex(0),
+                vertex: VertexIndex::from_raw(0),
                 offset: [0.0; 3],
             }]),
             v + 12,
@@ -1425,7 +1425,7 @@ fn writing_index_beyond_width_is_an_error() {
     assert_eq!(e.path_string(), "vertices[0].weight.Bdef1.bone", "{e}");
     assert!(matches!(e.kind(), ErrorKind::Inconsistent { .. }));
     let (_, mut p) = sample("pmx/full_v21_idx1_utf16_uv4.pmx");
-    p.faces[0] = VertexIndex(256);
+    p.faces[0] = VertexIndex::from_raw(256);
     assert_eq!(p.to_bytes().unwrap_err().path_string(), "faces[0]");
 }
 
@@ -1790,12 +1790,16 @@ fn soft_body_anchor_and_pin_layout() {
     let s = &p.soft_bodies.as_ref().unwrap()[0];
     assert_eq!((s.shape, s.flags.bits(), s.aero_model), (7, 0xf8, 9));
     assert_eq!(s.anchors[0].rigid_body.raw(), 70000);
-    assert_eq!(s.anchors[0].vertex, VertexIndex(255));
+    assert_eq!(s.anchors[0].vertex, VertexIndex::from_raw(255));
     assert_eq!(s.anchors[0].near_mode, 1);
     assert!(s.anchors[1].rigid_body.is_none());
     assert_eq!(
         s.pins,
-        vec![VertexIndex(255), VertexIndex(128), VertexIndex(0)]
+        vec![
+            VertexIndex::from_raw(255),
+            VertexIndex::from_raw(128),
+            VertexIndex::from_raw(0)
+        ]
     );
     assert_eq!(s.lst, 1.0f32.to_le_bytes());
 }

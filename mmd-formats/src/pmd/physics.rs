@@ -16,13 +16,10 @@ pub struct RigidBody {
     pub bone: u16,
     /// Collision group, 0-15.
     pub group: u8,
-    /// The groups the body collides with (16 bits): bit n set = collides with group n.
-    /// Editors show the clear bits as the "non-collision groups" (the documents call the
-    /// field 非衝突グループ, noCollisionGroupFlag, "non-collision mask"); a body of group 0
-    /// that ignores its own group stores 0xFFFE. Kept as stored.
-    ///
-    /// Other readers name it "collisionMask" (MMDAgent, which passes it to Bullet as the
-    /// collide-with mask), "group_target" (Kaitai), "no_collision_group" (pymeshio).
+    /// Collision mask, 16 bits, as in PMX: bit n set = collides with group n (editors
+    /// show the clear bits as "non-collision groups"). Other readers name it
+    /// "collisionMask" (MMDAgent, which passes it to Bullet as the collide-with mask),
+    /// "group_target" (Kaitai), "no_collision_group" (pymeshio). Kept as stored.
     pub collision_mask: u16,
     /// Shape, see [`RigidShape`]: 0 sphere, 1 box, 2 capsule.
     pub shape: u8,

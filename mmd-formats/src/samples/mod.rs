@@ -34,26 +34,9 @@ pub struct Sample {
 
 /// Every built-in sample, of every format.
 pub fn all() -> Vec<Sample> {
-    let mut out = Vec::new();
-    out.extend(
-        pmx_samples()
-            .into_iter()
-            .map(|(name, bytes)| Sample { name, bytes }),
-    );
-    out.extend(
-        pmd_samples()
-            .into_iter()
-            .map(|(name, bytes)| Sample { name, bytes }),
-    );
-    out.extend(
-        vmd_samples()
-            .into_iter()
-            .map(|(name, bytes)| Sample { name, bytes }),
-    );
-    out.extend(
-        vpd_samples()
-            .into_iter()
-            .map(|(name, bytes)| Sample { name, bytes }),
-    );
-    out
+    [pmx_samples(), pmd_samples(), vmd_samples(), vpd_samples()]
+        .into_iter()
+        .flatten()
+        .map(|(name, bytes)| Sample { name, bytes })
+        .collect()
 }

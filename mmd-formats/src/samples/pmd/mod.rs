@@ -126,6 +126,43 @@ fn element(index: u32, position: [f32; 3]) -> MorphElement {
     MorphElement { index, position }
 }
 
+/// The rich model cut to its first `n` morphs (none shown in the morph panel), then
+/// English names for what is left, toon textures and empty physics blocks.
+fn morphs_then_english(n: usize) -> Result<Pmd> {
+    let mut m = rich()?;
+    m.morphs.truncate(n);
+    m.morph_display.clear();
+    m.english = english(&m)?;
+    m.toon_textures = Some(toon_fd()?);
+    Ok(no_physics(m))
+}
+
+/// `m` with both physics blocks present and empty (a count of 0 each).
+fn no_physics(mut m: Pmd) -> Pmd {
+    m.rigid_bodies = Some(Vec::new());
+    m.joints = Some(Vec::new());
+    m
+}
+
+/// The rich model with its first `n` extension blocks present, in file order: English
+/// names, toon textures (0xFD fill), rigid bodies, joints.
+fn with_blocks(n: usize) -> Result<Pmd> {
+    let mut m = rich()?;
+    if n >= 1 {
+        m.english = english(&m)?;
+    }
+    if n >= 2 {
+        m.toon_textures = Some(toon_fd()?);
+    }
+    if n >= 3 {
+        m.rigid_bodies = Some(rigid_bodies()?);
+    }
+    if n >= 4 {
+        m.joints = Some(joints()?);
+    }
+    Ok(m)
+}
+
 /// The base sections of the richest sample: 4 vertices, 3 triangles, 4 materials, bones of
 /// every type, IK chains with and without links, morphs of every type.
 fn rich() -> Result<Pmd> {
@@ -363,90 +400,41 @@ fn models() -> Vec<(&'static str, Result<Pmd>)> {
             Ok(m)
         }),
         // English names, then the end of the file.
-        ("ends_after_english_names", || {
-            let mut m = rich()?;
-            m.english = english(&m)?;
-            Ok(m)
-        }),
+        ("ends_after_english_names", || with_blocks(1)),
         // English names and toon textures, no physics (like a real file).
-        ("ends_after_toon", || {
-            let mut m = rich()?;
-            m.english = english(&m)?;
-            m.toon_textures = Some(toon_fd()?);
-            Ok(m)
-        }),
+        ("ends_after_toon", || with_blocks(2)),
         // Rigid bodies, then the end of the file: no joint count.
-        ("ends_after_rigid_bodies", || {
-            let mut m = rich()?;
-            m.english = english(&m)?;
-            m.toon_textures = Some(toon_fd()?);
-            m.rigid_bodies = Some(rigid_bodies()?);
-            Ok(m)
-        }),
+        ("ends_after_rigid_bodies", || with_blocks(3)),
         // Every block present.
-        ("full", || {
-            let mut m = rich()?;
-            m.english = english(&m)?;
-            m.toon_textures = Some(toon_fd()?);
-            m.rigid_bodies = Some(rigid_bodies()?);
-            m.joints = Some(joints()?);
-            Ok(m)
-        }),
+        ("full", || with_blocks(4)),
         // The physics blocks present with counts of 0 (8 bytes).
         ("physics_empty", || {
-            let mut m = rich()?;
-            m.english = english(&m)?;
+            let mut m = no_physics(with_blocks(1)?);
             m.toon_textures = Some(ToonTextures::standard());
-            m.rigid_bodies = Some(Vec::new());
-            m.joints = Some(Vec::new());
             Ok(m)
         }),
         // English flag 0, then the toon textures and the physics blocks all the same.
         ("english_flag_0_then_toon_and_physics", || {
-            let mut m = rich()?;
+            let mut m = no_physics(with_blocks(2)?);
             m.english = Some(English {
                 flag: 0,
                 names: None,
             });
-            m.toon_textures = Some(toon_fd()?);
-            m.rigid_bodies = Some(Vec::new());
-            m.joints = Some(Vec::new());
             Ok(m)
         }),
         // An English flag of 2: any value but 0 says the names follow.
         ("english_flag_2", || {
-            let mut m = rich()?;
+            let mut m = with_blocks(4)?;
             m.english = Some(English {
                 flag: 2,
                 names: Some(english_for(&m)?),
             });
-            m.toon_textures = Some(toon_fd()?);
-            m.rigid_bodies = Some(rigid_bodies()?);
-            m.joints = Some(joints()?);
             Ok(m)
         }),
         // No morphs at all: the English block has no morph names (not -1 of them).
-        ("no_morphs_with_english", || {
-            let mut m = rich()?;
-            m.morphs.clear();
-            m.morph_display.clear();
-            m.english = english(&m)?;
-            m.toon_textures = Some(toon_fd()?);
-            m.rigid_bodies = Some(Vec::new());
-            m.joints = Some(Vec::new());
-            Ok(m)
-        }),
+        ("no_morphs_with_english", || morphs_then_english(0)),
         // The base morph alone: no English morph names either.
-        ("base_morph_only_with_english", || {
-            let mut m = rich()?;
-            m.morphs.truncate(1);
-            m.morph_display.clear();
-            m.english = english(&m)?;
-            m.toon_textures = Some(toon_fd()?);
-            m.rigid_bodies = Some(Vec::new());
-            m.joints = Some(Vec::new());
-            Ok(m)
-        }),
+        ("base_morph_only_with_english", || morphs_then_english(1)),
         // Name fields of every form, in a model with only bones and frame names.
         ("name_forms", || {
             let mut fd_fd = [0xFDu8; 20];

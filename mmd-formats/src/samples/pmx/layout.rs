@@ -118,7 +118,7 @@ impl W {
     /// A vertex index: unsigned at 1 and 2 bytes, an `int` at 4 (seed 000: 「頂点インデッ
     /// クスは符号なし」; seed 002's index table).
     fn vertex_index(&mut self, v: VertexIndex) -> Option<()> {
-        self.out.int(self.l.widths[0], i64::from(v.0), false)?;
+        self.out.int(self.l.widths[0], i64::from(v.raw()), false)?;
         Some(())
     }
 

@@ -38,10 +38,10 @@ impl Ix {
         Ix { widths: ctx.widths }
     }
     pub(super) fn v(&self, i: u32) -> VertexIndex {
-        VertexIndex(i)
+        VertexIndex::from_raw(i)
     }
     pub(super) fn v_max(&self) -> VertexIndex {
-        VertexIndex(vertex_max(self.widths[0]))
+        VertexIndex::from_raw(vertex_max(self.widths[0]))
     }
     pub(super) fn t(&self, i: i32) -> TextureIndex {
         TextureIndex::from_raw(i)
