@@ -238,6 +238,11 @@ fn an_unreadable_path_gets_a_line_and_exit_code_2() {
 fn usage_errors_exit_2() {
     assert_eq!(mmd(&["check", "--no-such-flag"]).status.code(), Some(2));
     assert_eq!(mmd(&["no-such-command"]).status.code(), Some(2));
+    for jobs in ["0", "-1", "two"] {
+        let out = mmd(&["check", "--jobs", jobs]);
+        assert_eq!(out.status.code(), Some(2), "--jobs {jobs}");
+        assert!(out.stdout.is_empty(), "--jobs {jobs}: nothing is checked");
+    }
 }
 
 #[test]
