@@ -40,8 +40,9 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Runs `work` on every item on up to `jobs` threads (1: in this thread, one after
-/// another) and calls `emit` with the results in the order of the items. Stops at the
+/// Runs `work` on every item on up to `jobs` threads (no more than there are items, nor
+/// than the system gives; 1: in this thread, one after another) and calls `emit` with the
+/// results in the order of the items. Stops at the
 /// first error `emit` returns (the work already started ends, nothing new starts) and
 /// returns it.
 ///
@@ -59,6 +60,9 @@ where
     T: Send,
     R: Send,
 {
+    let items = items.into_iter();
+    // No more threads than items.
+    let jobs = jobs.min(items.size_hint().1.unwrap_or(usize::MAX));
     if jobs <= 1 {
         for item in items {
             emit(work(item))?;
@@ -67,7 +71,7 @@ where
     }
     let window = jobs.saturating_mul(WINDOW_PER_JOB);
     let queue = Mutex::new(Queue {
-        items: items.into_iter(),
+        items,
         taken: 0,
         handed: 0,
         stop: false,
@@ -75,10 +79,11 @@ where
     let turn = Condvar::new();
     let (send, results) = mpsc::channel::<(usize, R)>();
     std::thread::scope(|scope| {
+        let mut workers = 0;
         for _ in 0..jobs {
             let send = send.clone();
             let (queue, turn, work) = (&queue, &turn, &work);
-            scope.spawn(move || loop {
+            let worker = std::thread::Builder::new().spawn_scoped(scope, move || loop {
                 let (index, item) = {
                     let mut q = lock(queue);
                     if q.stop {
@@ -102,9 +107,22 @@ where
                     return;
                 }
             });
+            // The system may refuse more threads: the ones there are do the work.
+            match worker {
+                Ok(_) => workers += 1,
+                Err(_) => break,
+            }
         }
         // Only the workers hold senders now: the results end when every worker has ended.
         drop(send);
+        if workers == 0 {
+            // Not one thread: this one does the work.
+            let mut q = lock(&queue);
+            for item in q.items.by_ref() {
+                emit(work(item))?;
+            }
+            return Ok(());
+        }
         let mut waiting: BTreeMap<usize, R> = BTreeMap::new();
         let mut next = 0;
         let outcome = (|| {
