@@ -32,6 +32,8 @@ struct Queue<I> {
     handed: usize,
     /// Set when the caller stopped taking results: the workers end.
     stop: bool,
+    /// How many workers wait for their input to come within the window.
+    waiting: usize,
 }
 
 /// Locks `m`; a worker that panicked while holding it (which [`ordered`]'s callers
@@ -75,6 +77,7 @@ where
         taken: 0,
         handed: 0,
         stop: false,
+        waiting: 0,
     });
     let turn = Condvar::new();
     let (send, results) = mpsc::channel::<(usize, R)>();
@@ -96,7 +99,9 @@ where
                     // handed over. The oldest input not yet handed over is always inside
                     // it, so the run always moves on.
                     while index >= q.handed.saturating_add(window) && !q.stop {
+                        q.waiting += 1;
                         q = turn.wait(q).unwrap_or_else(PoisonError::into_inner);
+                        q.waiting -= 1;
                     }
                     if q.stop {
                         return;
@@ -131,8 +136,12 @@ where
                 while let Some(result) = waiting.remove(&next) {
                     emit(result)?;
                     next += 1;
-                    lock(&queue).handed = next;
-                    turn.notify_all();
+                    let mut q = lock(&queue);
+                    q.handed = next;
+                    // Wake the workers only when one waits: most results find none.
+                    if q.waiting > 0 {
+                        turn.notify_all();
+                    }
                 }
             }
             Ok(())
