@@ -44,9 +44,8 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// Runs `work` on every item on up to `jobs` threads (no more than there are items, nor
 /// than the system gives; 1: in this thread, one after another) and calls `emit` with the
-/// results in the order of the items. Stops at the
-/// first error `emit` returns (the work already started ends, nothing new starts) and
-/// returns it.
+/// results in the order of the items. Stops at the first error `emit` returns (the work
+/// already started ends, nothing new starts) and returns it.
 ///
 /// `work` must not panic: a panic in a worker thread ends the whole run (callers catch the
 /// library's panics inside `work`, as [`crate::guard::catch`] does).
