@@ -46,7 +46,9 @@ struct Line {
     number: usize,
 }
 
-fn is_ws(b: u8) -> bool {
+/// Blank space inside a line: spaces, TABs and CRs (a CR is blank anywhere in a line, not
+/// only before its LF). The spans of `walk` use the same rule.
+pub(super) fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r')
 }
 
