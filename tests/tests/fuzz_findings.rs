@@ -45,3 +45,19 @@ fn vpd_block_closed_after_a_cr_ends_at_its_brace() {
         at = end;
     }
 }
+
+/// A VPD file with a `//` comment line between a block's last number and its `}`, cut
+/// right after the comment's first `/`: the start of a file that reads, so the error must
+/// say the file was cut short (where the `}` was expected, the reader called the lone `/`
+/// corrupt data, unlike everywhere else a statement is expected). Found by `read_vpd`.
+#[test]
+fn vpd_cut_inside_a_comment_before_the_brace_is_a_truncation() {
+    let head: &[u8] = b"Vocaloid Pose Data file\n\nm.osm;\n1;\n\nBone0{a\n0,0,0;\n0,0,0,1;\n";
+    let whole = [head, b"// c\n}\n"].concat();
+    mmd_formats::vpd::Vpd::from_bytes(&whole).expect("the whole file reads");
+
+    let cut = [head, b"/"].concat();
+    let e = mmd_formats::vpd::Vpd::from_bytes(&cut).expect_err("the cut file is not whole");
+    assert!(e.is_truncated(), "not a truncation: {e}");
+    assert_eq!(e.input_end(), Some(cut.len() as u64), "{e}");
+}

@@ -408,7 +408,11 @@ impl<'a> Parser<'a> {
                 let e = self.error(s, line.number, place, expected, &Self::show(text));
                 Err(self.cut_inside(e, line, r == b"/"))
             }
-            None => Err(self.error(s, line.number, place, expected, &Self::show(text))),
+            // Not a `}`: corrupt, unless the file ends in the first `/` of a comment.
+            None => {
+                let e = self.error(s, line.number, place, expected, &Self::show(text));
+                Err(self.cut_inside(e, line, false))
+            }
         }
     }
 }
