@@ -3,12 +3,14 @@
 # when any target finds a failure (a panic, a broken property, a timeout, running out of
 # memory). See tests/FUZZING.md.
 #
-#   tests/fuzz/run.sh [--seconds N] [--runs R] [--jobs J] [--sanitizer none|address] [TARGET...]
+#   tests/fuzz/run.sh [--seconds N] [--runs R] [--jobs J] [--seed-max-bytes B]
+#                     [--sanitizer none|address] [TARGET...]
 #
 # N seconds a target (default 60; 0: no limit), or R executions a target, whichever comes
 # first; J targets at once (default: the number of cores); every target when none is
-# named. Fixtures come from $MMD_CORPUS, else ../shared/fixtures beside the repository,
-# when there. Installs the pinned cargo-fuzz when it is missing. Logs: tests/fuzz/logs/.
+# named. Fixtures of at most B bytes (default 262144) seed the read targets; they come
+# from $MMD_CORPUS, else ../shared/fixtures beside the repository, when there. Installs
+# the pinned cargo-fuzz when it is missing. Logs: tests/fuzz/logs/.
 set -euo pipefail
 
 CARGO_FUZZ_VERSION=0.13.2
@@ -16,6 +18,7 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 fuzz="$root/tests/fuzz"
 seconds=60
 runs=
+seed_max_bytes=262144
 jobs="$(nproc 2>/dev/null || echo 2)"
 sanitizer=none
 targets=()
@@ -24,8 +27,9 @@ while [ $# -gt 0 ]; do
         --seconds) seconds="$2"; shift 2 ;;
         --runs) runs="$2"; shift 2 ;;
         --jobs) jobs="$2"; shift 2 ;;
+        --seed-max-bytes) seed_max_bytes="$2"; shift 2 ;;
         --sanitizer) sanitizer="$2"; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         -*) echo "unknown option $1" >&2; exit 2 ;;
         *) targets+=("$1"); shift ;;
     esac
@@ -56,7 +60,7 @@ fi
 
 # Seeds: the built-in samples and the fixtures (copied at run time, never committed).
 fixtures="${MMD_CORPUS:-$root/../shared/fixtures}"
-seed_args=("$fuzz/corpus")
+seed_args=("$fuzz/corpus" --max-bytes "$seed_max_bytes")
 if [ -d "$fixtures" ]; then seed_args+=("$fixtures"); else echo "no fixtures at $fixtures"; fi
 cargo run --quiet --manifest-path "$fuzz/Cargo.toml" -p mmd-fuzz-seeder -- "${seed_args[@]}"
 
@@ -102,7 +106,8 @@ finish() {
         report "${names[$i]}" FAILED
         fail=$((fail + 1))
         echo "---- ${names[$i]}: end of logs/${names[$i]}.log"
-        grep -v '^#[0-9]' "$fuzz/logs/${names[$i]}.log" | tail -40
+        # Lines cut short: cargo fuzz prints the whole input as a Debug list.
+        grep -v '^#[0-9]' "$fuzz/logs/${names[$i]}.log" | tail -40 | cut -c1-300
         echo "----"
     fi
 }
