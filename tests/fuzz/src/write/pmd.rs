@@ -186,12 +186,12 @@ pub fn apply(m: &mut Pmd, edit: Edit) {
         Edit::Resize { section, len } => resize_section(m, section, len),
         Edit::ResizeIkLinks { chain, len } => {
             if let Some(c) = pick(&mut m.ik_chains, chain) {
-                resize(&mut c.links, len, Some(0));
+                resize(&mut c.links, len.small(), Some(0));
             }
         }
         Edit::ResizeMorphElements { morph, len } => {
             if let Some(mo) = pick(&mut m.morphs, morph) {
-                resize(&mut mo.elements, len, None);
+                resize(&mut mo.elements, len.small(), None);
             }
         }
     }
@@ -213,25 +213,27 @@ fn english(m: &mut Pmd) -> Option<&mut EnglishNames> {
     m.english.as_mut().and_then(|e| e.names.as_mut())
 }
 
+/// Lists under a `u32` count take [`Len::small`]; those under a `u16` or `u8` count, and
+/// the English names (one per bone, morph and frame), take every length.
 fn resize_section(m: &mut Pmd, section: Section, len: Len) {
     match section {
-        Section::Vertices => resize(&mut m.vertices, len, None),
-        Section::Faces => resize(&mut m.faces, len, Some(0)),
-        Section::Materials => resize(&mut m.materials, len, None),
+        Section::Vertices => resize(&mut m.vertices, len.small(), None),
+        Section::Faces => resize(&mut m.faces, len.small(), Some(0)),
+        Section::Materials => resize(&mut m.materials, len.small(), None),
         Section::Bones => resize(&mut m.bones, len, Some(Default::default())),
         Section::IkChains => resize(&mut m.ik_chains, len, None),
         Section::Morphs => resize(&mut m.morphs, len, None),
         Section::MorphDisplay => resize(&mut m.morph_display, len, Some(0)),
         Section::FrameNames => resize(&mut m.frame_names, len, Some(ShiftJis::default())),
-        Section::BoneDisplay => resize(&mut m.bone_display, len, None),
+        Section::BoneDisplay => resize(&mut m.bone_display, len.small(), None),
         Section::RigidBodies => {
             if let Some(r) = m.rigid_bodies.as_mut() {
-                resize(r, len, None);
+                resize(r, len.small(), None);
             }
         }
         Section::Joints => {
             if let Some(j) = m.joints.as_mut() {
-                resize(j, len, None);
+                resize(j, len.small(), None);
             }
         }
         Section::EnglishBones => {

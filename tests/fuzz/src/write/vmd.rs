@@ -135,7 +135,7 @@ pub fn apply(v: &mut Vmd, edit: Edit) {
                 k.name = name;
             }
         }
-        Edit::BoneKeys(len) => resize(&mut v.bone_keys, len, None),
+        Edit::BoneKeys(len) => resize(&mut v.bone_keys, len.small(), None),
         Edit::IkStates { key, len } => {
             let keys = v.show_ik_keys.as_mut();
             if let Some(k) = keys.and_then(|keys| pick(keys, key)) {
@@ -143,7 +143,7 @@ pub fn apply(v: &mut Vmd, edit: Edit) {
                     name: ShiftJis::default(),
                     enabled: 1,
                 };
-                resize(&mut k.ik, len, Some(fill));
+                resize(&mut k.ik, len.small(), Some(fill));
             }
         }
     }

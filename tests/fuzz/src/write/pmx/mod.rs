@@ -300,12 +300,13 @@ pub fn apply(m: &mut Pmx, edit: Edit) {
         }
         Edit::MorphKind { morph, kind, len } => {
             if let Some(mo) = pick(&mut m.morphs, morph) {
-                mo.offsets = sites::offsets_of_kind(kind, len.0);
+                mo.offsets = sites::offsets_of_kind(kind, len.small().0);
             }
         }
         Edit::SoftBodies(p) => p.apply(&mut m.soft_bodies),
         Edit::Trailing(bytes) => m.trailing = bytes,
-        Edit::Resize { section, item, len } => sites::resize_section(m, section, item, len),
+        // Every PMX count is an i32: no writer check depends on a list's length.
+        Edit::Resize { section, item, len } => sites::resize_section(m, section, item, len.small()),
     }
 }
 
