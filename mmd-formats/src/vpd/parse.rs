@@ -46,7 +46,9 @@ struct Line {
     number: usize,
 }
 
-fn is_ws(b: u8) -> bool {
+/// Blank space inside a line: spaces, TABs and CRs (a CR is blank anywhere in a line, not
+/// only before its LF). The spans of `walk` use the same rule.
+pub(super) fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r')
 }
 
@@ -406,7 +408,11 @@ impl<'a> Parser<'a> {
                 let e = self.error(s, line.number, place, expected, &Self::show(text));
                 Err(self.cut_inside(e, line, r == b"/"))
             }
-            None => Err(self.error(s, line.number, place, expected, &Self::show(text))),
+            // Not a `}`: corrupt, unless the file ends in the first `/` of a comment.
+            None => {
+                let e = self.error(s, line.number, place, expected, &Self::show(text));
+                Err(self.cut_inside(e, line, false))
+            }
         }
     }
 }

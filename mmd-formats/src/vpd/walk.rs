@@ -8,6 +8,7 @@
 //! to no leaf span: a byte of it is explained by the bone or morph block around it, or
 //! by nothing.
 
+use super::parse::is_ws;
 use super::{Num, Span, Vpd, MAGIC};
 use crate::error::Result;
 use crate::text::decode_sjis;
@@ -155,19 +156,20 @@ impl Vpd {
         spans
     }
 
-    /// The offset of the first byte of the line that holds `at` (leading spaces and TABs
-    /// skipped).
+    /// The offset of the first byte of the line that holds `at` (leading blank space
+    /// skipped, as the reader skips it).
     fn line_start(&self, at: usize) -> u64 {
         let head = self.src.get(..at).unwrap_or(&[]);
         let mut start = head.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        while start < at && matches!(self.src.get(start), Some(b' ' | b'\t')) {
+        while start < at && self.src.get(start).copied().is_some_and(is_ws) {
             start += 1;
         }
         start as u64
     }
 
     /// One past the `}` that closes the block whose last value ends at `after`: the first
-    /// `}` that opens a line after it (or `after` if there is none).
+    /// `}` that opens a line after it, after blank space as the reader skips it (spaces,
+    /// TABs and CRs), or `after` if there is none.
     fn block_end(&self, after: usize) -> u64 {
         let mut pos = after;
         while let Some(nl) = self
@@ -176,7 +178,7 @@ impl Vpd {
             .and_then(|r| r.iter().position(|&b| b == b'\n'))
         {
             let mut p = pos + nl + 1;
-            while matches!(self.src.get(p), Some(b' ' | b'\t')) {
+            while self.src.get(p).copied().is_some_and(is_ws) {
                 p += 1;
             }
             if self.src.get(p) == Some(&b'}') {

@@ -1,0 +1,16 @@
+//! The checks behind the coverage-guided fuzz targets of mmd-formats (see
+//! `tests/FUZZING.md`).
+//!
+//! - [`read::check_file`]: one input of one format, read, written back and inspected; every
+//!   property `mmd-fuzz` checks, and a bound on what reading allocates.
+//! - [`write`]: decoded samples made inconsistent through their public fields, then
+//!   written: every failure must be an `Err`, and every file written must read back as the
+//!   value that was written.
+//!
+//! Every call into `mmd-formats` beyond the format types' own fields and constructors is
+//! in [`api`], so that a moved or renamed function is fixed in one place.
+
+pub mod alloc;
+pub mod api;
+pub mod read;
+pub mod write;
