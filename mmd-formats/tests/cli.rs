@@ -139,7 +139,11 @@ fn a_tree_of_good_truncated_and_unknown_files() {
     let name = format.name();
     let expected = vec![
         format!("ok      {} ({name})", dir.shown("a_valid.bin")),
-        format!("FAILED  {} ({name}): {error}", dir.shown("b_truncated.bin")),
+        // A cut file says so.
+        format!(
+            "FAILED  {} ({name}): truncated: {error}",
+            dir.shown("b_truncated.bin")
+        ),
         // Why it is unsupported: no signature, and what the file starts with.
         format!(
             "unsupported {}: no known signature (PMX, PMD, VMD or VPD); the file starts with \
@@ -156,6 +160,12 @@ fn a_tree_of_good_truncated_and_unknown_files() {
     // The error names where the file ends.
     assert!(lines[1].contains(" at 0x"), "{}", lines[1]);
     assert_eq!(output.status.code(), Some(1));
+    // Any number of jobs gives the same lines in the same order, and the same status.
+    for jobs in ["1", "2", "3", "16"] {
+        let output = mmd(&["check", "--jobs", jobs, dir.path().to_str().unwrap()]);
+        assert_eq!(stdout_lines(&output), expected, "--jobs {jobs}");
+        assert_eq!(output.status.code(), Some(1), "--jobs {jobs}");
+    }
 }
 
 #[test]
@@ -228,6 +238,11 @@ fn an_unreadable_path_gets_a_line_and_exit_code_2() {
 fn usage_errors_exit_2() {
     assert_eq!(mmd(&["check", "--no-such-flag"]).status.code(), Some(2));
     assert_eq!(mmd(&["no-such-command"]).status.code(), Some(2));
+    for jobs in ["0", "-1", "two"] {
+        let out = mmd(&["check", "--jobs", jobs]);
+        assert_eq!(out.status.code(), Some(2), "--jobs {jobs}");
+        assert!(out.stdout.is_empty(), "--jobs {jobs}: nothing is checked");
+    }
 }
 
 #[test]

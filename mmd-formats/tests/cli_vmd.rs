@@ -311,13 +311,14 @@ fn bad_values_exit_1_and_bad_paths_exit_2() {
         text(&out.stderr).trim(),
         "mmd vmd trim: expected a trim range whose first frame is at or before its last, found 9 > 3"
     );
-    // Not a VMD: the edit cannot be made.
+    // A VMD that does not read: the edit cannot be made (a file in another format is
+    // refused with 2: cli_manners.rs).
     let junk = dir.file("junk.vmd");
     std::fs::write(&junk, b"Vocaloid Motion Data 0002\0\0\0\0\0short").unwrap();
     let out = mmd(&["vmd", "mirror", s(&junk), "-o", s(&o)]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("not a readable VMD"),
+        text(&out.stderr).contains(&format!("{} (VMD): truncated: ", junk.display())),
         "{}",
         text(&out.stderr)
     );

@@ -6,6 +6,7 @@ use std::fmt;
 
 use super::Format;
 use crate::error::Result;
+use crate::index::IndexKind;
 use crate::pmd::Pmd;
 use crate::pmx::Pmx;
 use crate::vmd::Vmd;
@@ -24,6 +25,12 @@ pub enum InfoValue {
     Text(String),
     /// A list of names.
     List(Vec<String>),
+    /// Named values, in a fixed order (the six PMX index widths, by kind).
+    Fields(Vec<(String, InfoValue)>),
+    /// An inclusive range of frames, `None` when there is none (a motion without keys).
+    Range(Option<(u64, u64)>),
+    /// Yes or no.
+    Flag(bool),
 }
 
 impl fmt::Display for InfoValue {
@@ -35,6 +42,16 @@ impl fmt::Display for InfoValue {
             InfoValue::Number(x) => write!(f, "{x}"),
             InfoValue::Text(s) => f.write_str(s),
             InfoValue::List(v) => write!(f, "{} ({})", v.len(), v.join(", ")),
+            InfoValue::Fields(fields) => {
+                for (i, (name, value)) in fields.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { ", " };
+                    write!(f, "{sep}{name} {value}")?;
+                }
+                Ok(())
+            }
+            InfoValue::Range(Some((first, last))) => write!(f, "{first}..={last}"),
+            InfoValue::Range(None) => f.write_str("none"),
+            InfoValue::Flag(yes) => f.write_str(if *yes { "yes" } else { "no" }),
         }
     }
 }
@@ -59,16 +76,41 @@ fn maybe(x: Option<usize>) -> InfoValue {
     InfoValue::MaybeCount(x.map(|v| v as u64))
 }
 
+/// A version stored as an `f32` (PMX 2.0 or 2.1, PMD 1.0), as the number its shortest
+/// decimal form names (2.1, not 2.0999999046325684).
+fn version_number(v: f32) -> InfoValue {
+    InfoValue::Number(v.to_string().parse().unwrap_or(f64::from(v)))
+}
+
+/// The bytes of a fixed signature as text: printable ASCII as it is, `\0` for NUL, `\xNN`
+/// for any other byte.
+fn escaped(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&b| match b {
+            0 => "\\0".to_owned(),
+            b'\\' => "\\\\".to_owned(),
+            b' '..=b'~' => char::from(b).to_string(),
+            _ => format!("\\x{b:02x}"),
+        })
+        .collect()
+}
+
 /// The facts of a PMX model.
 pub(super) fn pmx_facts(model: &Pmx) -> Result<Vec<Fact>> {
-    use InfoValue::{Number, Text};
+    use InfoValue::Text;
     let s = model.summary();
     let ctx = model.context()?;
+    let widths = IndexKind::ALL
+        .iter()
+        .zip(ctx.widths())
+        .map(|(kind, width)| (kind.name().replace(' ', "_"), count(usize::from(width))))
+        .collect();
     Ok(vec![
-        ("version", Number(f64::from(s.version))),
+        ("version", version_number(s.version)),
         ("encoding", Text(format!("{:?}", ctx.encoding))),
         ("additional_uv", count(usize::from(ctx.additional_uv))),
-        ("index_widths", Text(format!("{:?}", ctx.widths()))),
+        ("index_widths", InfoValue::Fields(widths)),
         ("name", Text(s.name)),
         ("vertices", count(s.vertices)),
         ("face_indices", count(s.face_indices)),
@@ -86,10 +128,10 @@ pub(super) fn pmx_facts(model: &Pmx) -> Result<Vec<Fact>> {
 
 /// The facts of a PMD model.
 pub(super) fn pmd_facts(model: &Pmd) -> Vec<Fact> {
-    use InfoValue::{MaybeCount, Number, Text};
+    use InfoValue::{MaybeCount, Text};
     let s = model.summary();
     vec![
-        ("version", Number(f64::from(s.version))),
+        ("version", version_number(s.version)),
         ("vertices", count(s.vertices)),
         ("face_indices", count(s.face_indices)),
         ("materials", count(s.materials)),
@@ -109,16 +151,18 @@ pub(super) fn pmd_facts(model: &Pmd) -> Vec<Fact> {
 
 /// The facts of a VMD motion.
 pub(super) fn vmd_facts(motion: &Vmd) -> Vec<Fact> {
-    use InfoValue::{List, Number, Text};
+    use InfoValue::{Flag, List, MaybeCount, Number, Range, Text};
     let s = motion.summary();
-    let frame_range = s
-        .frame_range
-        .map_or_else(|| "none".into(), |(a, b)| format!("{a}..={b}"));
+    let frame_range = s.frame_range.map(|(a, b)| (u64::from(a), u64::from(b)));
+    let header = &motion.header;
     vec![
+        // The version the layout was read with (the width of the model name).
         (
             "version",
-            Text(s.version.map(|v| format!("{v:?}")).unwrap_or_default()),
+            MaybeCount(s.version.map(|v| u64::from(v.number()))),
         ),
+        ("signature", Text(escaped(&header.signature))),
+        ("standard_signature", Flag(header.has_standard_signature())),
         ("model_name", Text(s.model_name)),
         ("kind", Text(s.kind.name().to_owned())),
         ("bone_keys", count(s.bone_keys)),
@@ -128,7 +172,7 @@ pub(super) fn vmd_facts(motion: &Vmd) -> Vec<Fact> {
         ("self_shadow_keys", maybe(s.self_shadow_keys)),
         ("show_ik_keys", maybe(s.show_ik_keys)),
         ("trailing_bytes", count(s.trailing_bytes)),
-        ("frame_range", Text(frame_range)),
+        ("frame_range", Range(frame_range)),
         ("duration_secs", Number(s.duration_secs)),
         ("bone_names", List(s.bone_names)),
         ("morph_names", List(s.morph_names)),
@@ -145,4 +189,33 @@ pub(super) fn vpd_facts(pose_file: &Vpd) -> Vec<Fact> {
         ("morphs", count(pose.morphs.len())),
         ("warnings", count(pose_file.warnings().len())),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_are_numbers_in_their_shortest_form() {
+        assert_eq!(version_number(2.1), InfoValue::Number(2.1));
+        assert_eq!(version_number(2.0).to_string(), "2");
+        assert_eq!(version_number(2.1).to_string(), "2.1");
+    }
+
+    #[test]
+    fn a_signature_shows_nul_and_other_bytes_escaped() {
+        assert_eq!(escaped(b"Data\0\0 a\\\xfd"), "Data\\0\\0 a\\\\\\xfd");
+    }
+
+    #[test]
+    fn structured_values_display_on_one_line() {
+        let widths = InfoValue::Fields(vec![
+            ("vertex".into(), InfoValue::Count(2)),
+            ("rigid_body".into(), InfoValue::Count(1)),
+        ]);
+        assert_eq!(widths.to_string(), "vertex 2, rigid_body 1");
+        assert_eq!(InfoValue::Range(Some((0, 110))).to_string(), "0..=110");
+        assert_eq!(InfoValue::Range(None).to_string(), "none");
+        assert_eq!(InfoValue::Flag(false).to_string(), "no");
+    }
 }

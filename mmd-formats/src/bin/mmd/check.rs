@@ -9,12 +9,13 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use mmd_formats::inspect::{check_roundtrip, field_at, CheckOutcome, Format};
-use mmd_formats::samples;
+use mmd_formats::samples::{self, Sample};
 use serde::Serialize;
 
-use crate::exit::{Exit, Outcome};
+use crate::exit::{Exit, Outcome, Stop};
 use crate::guard;
 use crate::input::{self, Problem};
+use crate::parallel;
 use crate::progress::Progress;
 use crate::walk::{self, Found};
 
@@ -24,7 +25,10 @@ Exit codes:
   0  every supported file is byte-exact, and at least one file was checked
   1  a file failed (read error, write error or different bytes), or no file in a
      supported format was found
-  2  usage error, or a PATH (or a file or directory below it) could not be read";
+  2  usage error, or a PATH (or a file or directory below it) could not be read
+When the reader of the output closes it early (`mmd check DIR | head`), the check stops
+quietly and exits with the status of the files checked so far: 2 or 1 when one of them is
+an unreadable path or a failed file, else 0.";
 
 /// The long description of `mmd check`, as shown in `--help`.
 pub const LONG_ABOUT: &str = "\
@@ -37,12 +41,17 @@ with). Directories are walked recursively, in sorted order; symbolic links are f
 each directory at most once. Without PATH, the built-in samples are checked, named
 <builtin>/<sample name>.
 
+Files are read and checked N at a time (--jobs N; by default as many as the cores this
+process may use), each read whole while it is checked and let go after, so memory holds a
+few files at a time; the lines come out in the order of the paths, whatever N.
+
 While it works on several files (or large ones), a progress bar is drawn on stderr when
 stderr is a terminal; otherwise nothing is drawn.
 
 One line per file, then a summary:
   ok      <path> (<FORMAT>)
   FAILED  <path> (<FORMAT>): <error, with its field path and offset>
+  FAILED  <path> (<FORMAT>): truncated: <error> (the file ends too early)
   FAILED  <path> (<FORMAT>): differs at 0x<offset> (<field path>): <lengths>
   FAILED  <path>: cannot read: <reason>
   unsupported <path>: <reason>
@@ -58,6 +67,10 @@ pub struct CheckArgs {
     /// Files or directories to check; without any, the built-in samples are checked.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+    /// Check N files at a time, each on its own thread [default: the number of cores this
+    /// process may use]. The output is the same for any N.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
 }
 
 /// The verdict on one file.
@@ -202,6 +215,10 @@ impl FileReport {
         let error = self.error.as_deref().unwrap_or("");
         match (self.status, self.format) {
             (Status::Ok, format) => format!("ok      {path} ({})", format.unwrap_or("?")),
+            // As every command says it (`input::read_error`); --json has `truncated`.
+            (Status::Failed, Some(format)) if self.truncated == Some(true) => {
+                format!("FAILED  {path} ({format}): truncated: {error}")
+            }
             (Status::Failed, Some(format)) => format!("FAILED  {path} ({format}): {error}"),
             (Status::Failed, None) => format!("FAILED  {path}: {error}"),
             (Status::Unsupported, _) => match &self.error {
@@ -247,6 +264,19 @@ impl Summary {
         )
     }
 
+    /// The exit status when the check ends early, after the files counted here (the reader
+    /// of the output closed it): 2 when one of them is an unreadable path, 1 when one of
+    /// them failed, else 0 (the files after them were not checked).
+    pub fn exit_so_far(&self) -> Exit {
+        if self.unreadable > 0 {
+            Exit::Trouble
+        } else if self.failed > 0 {
+            Exit::Failed
+        } else {
+            Exit::Done
+        }
+    }
+
     /// The exit status (see [`EXIT_CODES`]).
     pub fn exit(&self) -> Exit {
         if self.unreadable > 0 {
@@ -268,48 +298,61 @@ struct Document<'a> {
 
 /// Runs `mmd check`, writing its output to `out`; returns the exit code.
 pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Outcome {
+    let jobs = args.jobs.map_or_else(parallel::available, |n| n as usize);
     let mut summary = Summary::default();
     let mut reports = Vec::new();
-    let mut emit = |report: FileReport, out: &mut dyn Write| -> io::Result<()> {
+    let mut emit = |report: FileReport, out: &mut dyn Write| -> Outcome<()> {
         summary.add(&report);
         if args.json {
             reports.push(report);
         } else {
-            writeln!(out, "{}", report.line())?;
+            // A reader that closes the output ends the check: with the status of the files
+            // checked so far.
+            writeln!(out, "{}", report.line())
+                .map_err(|e| Stop::from(e).closed_with(summary.exit_so_far()))?;
         }
         Ok(())
     };
     if args.paths.is_empty() {
-        for sample in samples::all() {
-            let path = format!("<builtin>/{}", sample.name);
-            emit(check_bytes(path, &sample.bytes), out)?;
-        }
+        let check =
+            |sample: Sample| check_bytes(format!("<builtin>/{}", sample.name), &sample.bytes);
+        parallel::ordered(samples::all(), jobs, check, |report| emit(report, out))?;
     } else {
         let found = walk::collect(&args.paths);
         let sizes: Vec<u64> = found.iter().map(found_size).collect();
         let progress = Progress::for_files(&sizes);
-        for (found, size) in found.into_iter().zip(sizes) {
-            progress.start(&found_name(&found));
-            let report = check_found(found);
+        let named = found.into_iter().zip(sizes).map(|(found, size)| {
+            let name = found_name(&found);
+            (found, name, size)
+        });
+        // Each worker reads its file, checks it and lets its bytes go: only the files being
+        // checked are in memory, a few at a time.
+        let check = |(found, name, size): (Found, String, u64)| (check_found(found), name, size);
+        let outcome = parallel::ordered(named, jobs, check, |(report, name, size)| {
+            progress.start(&name);
             progress.done(size);
-            progress.suspend(|| emit(report, out))?;
-        }
+            progress.suspend(|| emit(report, out))
+        });
         progress.finish();
+        outcome?;
     }
-    if args.json {
+    let exit = summary.exit();
+    let written = if args.json {
         let document = Document {
             files: &reports,
             summary,
         };
-        serde_json::to_writer_pretty(&mut *out, &document)?;
-        writeln!(out)?;
+        serde_json::to_writer_pretty(&mut *out, &document)
+            .map_err(Stop::from)
+            .and_then(|()| writeln!(out).map_err(Stop::from))
     } else {
-        writeln!(out, "{}", summary.line())?;
-    }
+        writeln!(out, "{}", summary.line()).map_err(Stop::from)
+    };
+    written.map_err(|stop| stop.closed_with(exit))?;
     if summary.files == 0 {
         eprintln!("mmd: no files found, nothing was checked");
     }
-    Ok(summary.exit())
+    Ok(exit)
 }
 
 /// The size of a file found by the walk (0 for anything else, or when unknown).
@@ -433,8 +476,8 @@ mod tests {
         );
         assert_eq!(
             report.line(),
-            "FAILED  b.pmx (PMX): links[3].has_limit: expected 1 byte at 0x2f1b, file ends at \
-             0x2f1b"
+            "FAILED  b.pmx (PMX): truncated: links[3].has_limit: expected 1 byte at 0x2f1b, \
+             file ends at 0x2f1b"
         );
         assert_eq!(report.offset, Some(0x2f1b));
         assert_eq!(report.field.as_deref(), Some("links[3].has_limit"));
@@ -516,15 +559,21 @@ mod tests {
     fn exit_codes() {
         let mut summary = Summary::default();
         assert_eq!(summary.exit(), Exit::Failed, "nothing checked");
+        // A check ended early (a closed output) has the status of the files so far, where
+        // nothing failed being no failure.
+        assert_eq!(summary.exit_so_far(), Exit::Done, "nothing failed yet");
         summary.add(&FileReport::new("u".into(), None, Status::Unsupported));
         assert_eq!(summary.exit(), Exit::Failed, "only unsupported files");
+        assert_eq!(summary.exit_so_far(), Exit::Done);
         summary.add(&FileReport::new("a".into(), Some("PMX"), Status::Ok));
         assert_eq!(summary.exit(), Exit::Done);
         summary.add(&FileReport::failed("f".into(), Some("PMX"), "bad".into()));
         assert_eq!(summary.exit(), Exit::Failed);
+        assert_eq!(summary.exit_so_far(), Exit::Failed);
         let gone = io::Error::from(io::ErrorKind::NotFound);
         summary.add(&FileReport::unreadable("g".into(), "cannot read", &gone));
         assert_eq!(summary.exit(), Exit::Trouble);
+        assert_eq!(summary.exit_so_far(), Exit::Trouble);
         assert_eq!(
             summary.line(),
             "4 files: 1 byte-exact, 2 failed, 1 unsupported"

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use mmd_formats::inspect::diff::{diff_values, Change};
+use mmd_formats::inspect::diff::{diff_values, Change, Difference};
 use mmd_formats::inspect::Format;
 use mmd_formats::walk::Value;
 use serde::Serialize;
@@ -60,7 +60,8 @@ Lines:
   <path>: removed <old>";
 
 /// Exit codes of `mmd diff`.
-pub const EXIT_CODES: &str = "Exit codes: 0 = the files agree; 1 = they differ; 2 = trouble: \
+pub const EXIT_CODES: &str = "Exit codes: 0 = the files agree; 1 = they differ (also when \
+the reader of the output closes it early, as `mmd diff A B | head` does); 2 = trouble: \
 usage error, unreadable path, unknown format, files of different formats, or a file that \
 does not read.";
 
@@ -75,8 +76,14 @@ fn tree(path: &Path, format: Format, bytes: &[u8]) -> Outcome<Value> {
 
 /// Runs `mmd diff`.
 pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Outcome {
-    let a_file = input::open(&args.a)?;
-    let b_file = input::open(&args.b)?;
+    // The two files are read and walked at once, each on its own thread.
+    let (a_file, b_file) = std::thread::scope(|s| {
+        let b = s.spawn(|| input::open(&args.b));
+        let a = input::open(&args.a);
+        (a, b.join())
+    });
+    let a_file = a_file?;
+    let b_file = b_file.map_err(|_| Stop::trouble(input::BUG))??;
     let (fa, fb) = (a_file.format, b_file.format);
     if fa != fb {
         return Err(Stop::trouble(format!(
@@ -88,8 +95,12 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Outcome {
         )));
     }
     let (a, b) = (&a_file.bytes, &b_file.bytes);
-    let ta = tree(&args.a, fa, a)?;
-    let tb = tree(&args.b, fb, b)?;
+    let (ta, tb) = std::thread::scope(|s| {
+        let tb = s.spawn(|| tree(&args.b, fb, b));
+        (tree(&args.a, fa, a), tb.join())
+    });
+    let ta = ta?;
+    let tb = tb.map_err(|_| Stop::trouble(input::BUG))??;
     let differences = diff_values(&ta, &tb);
     // Values equal but bytes not: only VPD layout text can do that.
     let layout = (differences.is_empty() && a != b).then(|| {
@@ -99,7 +110,22 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Outcome {
             .unwrap_or(a.len().min(b.len()))
     });
     let equal = differences.is_empty() && layout.is_none();
-    if args.json {
+    let exit = if equal { Exit::Done } else { Exit::Failed };
+    // A reader that closes the output early (`mmd diff A B | head`) still gets the answer:
+    // 1, the files differ (0 when they agree and only --json was printed).
+    print(args.json, &differences, layout, equal, out).map_err(|stop| stop.closed_with(exit))?;
+    Ok(exit)
+}
+
+/// Prints the differences (and the layout line) as lines or as the `--json` document.
+fn print(
+    json: bool,
+    differences: &[Difference],
+    layout: Option<usize>,
+    equal: bool,
+    out: &mut dyn Write,
+) -> Outcome<()> {
+    if json {
         let mut items: Vec<JsonDifference> = differences
             .iter()
             .map(|d| {
@@ -134,7 +160,7 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Outcome {
         writeln!(out)?;
     } else {
         let mut buf = io::BufWriter::new(&mut *out);
-        for d in &differences {
+        for d in differences {
             writeln!(buf, "{d}")?;
         }
         if let Some(at) = layout {
@@ -145,5 +171,5 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Outcome {
         }
         buf.flush()?;
     }
-    Ok(if equal { Exit::Done } else { Exit::Failed })
+    Ok(())
 }

@@ -8,8 +8,9 @@ use mmd_formats::inspect::spans::{explain_in, Explanation};
 use mmd_formats::walk::{hex, Segment, Value};
 use serde::Serialize;
 
-use crate::exit::{Exit, Outcome, Stop};
-use crate::input;
+use crate::cut;
+use crate::exit::{self, Exit, Outcome, Stop};
+use crate::input::{self, Problem};
 
 /// Arguments of `mmd explain`.
 #[derive(Debug, clap::Args)]
@@ -31,8 +32,9 @@ field's byte range, its bytes and its value.
 
 Paths read like `bones[3].ik.links[0].limit_min[2]`; `.count` is the count before a
 counted list, `.tag` the byte that chooses an enum's variant (`vertices[0].weight.tag`),
-and `.magic` a fixed signature. To patch a value in place (seed 000), write its new
-bytes over the range shown: nothing else moves. In a VPD file, a byte of layout text
+and `.magic` a fixed signature. To patch a value in place, write its new bytes over the
+range shown: every field has a fixed place once the fields before it are read, so nothing
+else moves (a text or a list that changes length moves everything after it). In a VPD file, a byte of layout text
 (keywords, separators, comments) is explained by the block around it, or by nothing.
 
 Text output, per offset:
@@ -40,12 +42,18 @@ Text output, per offset:
   field:  vertices[12].position[1]
   range:  0x1230..0x1234 (4 bytes)
   bytes:  00 00 c0 3f
-  value:  1.5";
+  value:  1.5
+
+A truncated file (one that ends too early, every byte of it valid) is explained as far as
+its bytes go, with a warning on stderr: a field the end cuts through shows the bytes
+present, `cut: the file ends at 0x...` in its range and no value (--json: \"cut\": true,
+\"value\": null).";
 
 /// Exit codes of `mmd explain`.
-pub const EXIT_CODES: &str = "Exit codes: 0 = every offset explained; 1 = the file does not \
-read (the error names its offset and field); 2 = usage error, an offset past the end of \
-the file, unreadable path or unknown format.";
+pub const EXIT_CODES: &str = "Exit codes: 0 = every offset explained (also in a truncated \
+file); 1 = the file does not read (corrupt, or cut inside a value that decides the layout \
+of the rest; the error names its offset and field); 2 = usage error, an offset past the \
+end of the file, unreadable path or unknown format.";
 
 /// Parses `4660` or `0x1234`.
 fn parse_offset(s: &str) -> Result<u64, String> {
@@ -95,6 +103,9 @@ struct JsonExplanation<'a> {
     bytes: Option<String>,
     value: Option<&'a Value>,
     display: Option<String>,
+    /// The file ends inside the field (a truncated file): `bytes` are those present, and
+    /// there is no value.
+    cut: bool,
 }
 
 fn to_json<'a>(offset: u64, e: Option<&'a Explanation>, bytes: &[u8]) -> JsonExplanation<'a> {
@@ -108,9 +119,14 @@ fn to_json<'a>(offset: u64, e: Option<&'a Explanation>, bytes: &[u8]) -> JsonExp
             bytes: None,
             value: None,
             display: None,
+            cut: false,
         };
     };
-    let field_bytes = bytes.get(e.start as usize..e.end as usize).unwrap_or(&[]);
+    let len = bytes.len() as u64;
+    let cut = e.end > len;
+    let field_bytes = bytes
+        .get(e.start as usize..e.end.min(len) as usize)
+        .unwrap_or(&[]);
     JsonExplanation {
         offset,
         path: Some(e.path.to_string()),
@@ -118,8 +134,9 @@ fn to_json<'a>(offset: u64, e: Option<&'a Explanation>, bytes: &[u8]) -> JsonExp
         start: Some(e.start),
         end: Some(e.end),
         bytes: Some(hex(field_bytes)),
-        value: e.value.as_ref(),
-        display: Some(value_text(&e.value)),
+        value: e.value.as_ref().filter(|_| !cut),
+        display: (!cut).then(|| value_text(&e.value)),
+        cut,
     }
 }
 
@@ -135,7 +152,26 @@ pub fn run(args: &ExplainArgs, out: &mut dyn Write) -> Outcome {
     }
     let format = file.format;
     let bytes = &file.bytes;
-    let (tree, spans) = input::run_lib(&args.file, format, || format.tree_and_spans(bytes))?;
+    let (tree, spans) = match input::guarded(format, || format.tree_and_spans(bytes)) {
+        Ok(read) => read,
+        // A cut file: explain the fields it begins with.
+        Err(Problem::Read { error, .. }) if error.is_truncated() => {
+            let Some(read) = cut::complete(format, bytes, &error) else {
+                return Err(Problem::Read { format, error }.at(&args.file));
+            };
+            exit::warn(
+                "mmd explain",
+                &format!(
+                    "{} ({format}) is {}; its fields are explained as far as its {len} bytes \
+                     go (a field the end cuts through has no value)",
+                    args.file.display(),
+                    input::read_error(&error)
+                ),
+            );
+            read
+        }
+        Err(problem) => return Err(problem.at(&args.file)),
+    };
     for (k, &offset) in args.offsets.iter().enumerate() {
         let e = explain_in(&spans, &tree, offset);
         if args.json {
@@ -169,16 +205,30 @@ pub fn run(args: &ExplainArgs, out: &mut dyn Write) -> Outcome {
                 &path
             }
         )?;
-        writeln!(out, "range:  {:#x}..{:#x} ({n} {unit})", e.start, e.end)?;
+        let cut = if e.end > len {
+            format!(", cut: the file ends at {len:#x}")
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "range:  {:#x}..{:#x} ({n} {unit}{cut})",
+            e.start, e.end
+        )?;
+        let shown_end = e.end.min(e.start + 32).min(len);
         let shown = bytes
-            .get(e.start as usize..e.end.min(e.start + 32) as usize)
+            .get(e.start as usize..shown_end as usize)
             .unwrap_or(&[]);
         let mut hexed: Vec<String> = shown.iter().map(|b| format!("{b:02x}")).collect();
-        if n > 32 {
+        if e.end.min(len) > shown_end {
             hexed.push("..".into());
         }
         writeln!(out, "bytes:  {}", hexed.join(" "))?;
-        writeln!(out, "value:  {}", value_text(&e.value))?;
+        if e.end > len {
+            writeln!(out, "value:  none (the file ends inside this field)")?;
+        } else {
+            writeln!(out, "value:  {}", value_text(&e.value))?;
+        }
     }
     Ok(Exit::Done)
 }

@@ -69,7 +69,7 @@ impl Problem {
             Problem::WrongFormat { found, wanted } => {
                 format!("{shown}: a {found} file, not {wanted}")
             }
-            Problem::Read { format, error } => format!("{shown} ({format}): {error}"),
+            Problem::Read { format, error } => format!("{shown} ({format}): {}", read_error(error)),
             Problem::Bug { message, .. } => format!("{shown}: {BUG}: {message}"),
         }
     }
@@ -77,6 +77,16 @@ impl Problem {
     /// The problem as the stop of a command whose input is `path`.
     pub fn at(self, path: &Path) -> Stop {
         Stop::Fail(self.exit(), self.message(&path.display().to_string()))
+    }
+}
+
+/// A read error as the text says it: a file that ends too early (every byte there is
+/// valid: the start of a file that would read) is called truncated, as `--json` marks it.
+pub fn read_error(error: &mmd_formats::Error) -> String {
+    if error.is_truncated() {
+        format!("truncated: {error}")
+    } else {
+        error.to_string()
     }
 }
 
@@ -179,7 +189,13 @@ mod tests {
         assert_eq!(wrong.message("m.vmd"), "m.vmd: a VMD file, not PMX");
         let cut = decode::<mmd_formats::pmx::Pmx>(Format::Pmx, b"PMX ").unwrap_err();
         assert_eq!(cut.exit(), Exit::Failed);
-        assert!(cut.message("c.pmx").starts_with("c.pmx (PMX): "), "{cut:?}");
+        assert!(
+            cut.message("c.pmx").starts_with("c.pmx (PMX): truncated: "),
+            "{cut:?}"
+        );
+        // A signature that is not PMX's is corrupt, not cut.
+        let bad = decode::<mmd_formats::pmx::Pmx>(Format::Pmx, b"PMY \0\0\0\x40").unwrap_err();
+        assert!(!bad.message("b.pmx").contains("truncated"), "{bad:?}");
         let bug = guarded(Format::Pmd, || -> mmd_formats::Result<()> {
             panic!("boom")
         })

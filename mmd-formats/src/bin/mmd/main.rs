@@ -5,7 +5,8 @@
 //! describes one file; `mmd pmx recolor|rename|bones` edits a PMX model or lists its bones;
 //! `mmd vmd TOOL ...` edits or samples a motion (see `mmd vmd --help`); `mmd dump`,
 //! `mmd explain` and `mmd diff` show a file's fields, the field at a byte, and the fields
-//! two files differ in.
+//! two files differ in; `mmd completions SHELL` and `mmd man` print the shell completions
+//! and the manual pages.
 //!
 //! One way through for every command: [`input`] reads an input and tells what is wrong
 //! with it, [`output`] is where every edit writes, and a command returns an
@@ -18,7 +19,9 @@ use std::process::ExitCode;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod check;
+mod cut;
 mod diff;
+mod docs;
 mod dump;
 mod exit;
 mod explain;
@@ -26,6 +29,7 @@ mod guard;
 mod info;
 mod input;
 mod output;
+mod parallel;
 mod pmx;
 mod progress;
 mod vmd;
@@ -39,11 +43,31 @@ Exit codes: (each command's --help has its own)
   0  success: every file byte-exact (check), described (info), dumped (dump), explained
      (explain), the files agree (diff)
   1  a file failed or does not read; for diff: the files differ
-  2  usage error, unreadable path or unknown format; for diff: any trouble";
+  2  usage error, unreadable path, a file in no supported format or not in the one the
+     command takes, an output that cannot be written; for diff: any trouble
+A closed output (`mmd dump big.pmx | head`) ends a command quietly, with the status of
+what it had found (diff: 1 when the files differ).";
+
+/// The long description of `mmd`, the first section of its manual page.
+const LONG_ABOUT: &str = "\
+Byte-exact readers and writers for MikuMikuDance files (PMX, PMD, VMD, VPD).
+
+Every file that reads writes back to the same bytes, so an edit changes only the bytes it
+is asked to change. `mmd check` proves it on your files; `mmd info`, `dump`, `explain` and
+`diff` look inside a file of any of the four formats; `mmd pmx` and `mmd vmd` edit models
+and motions (never overwriting an input unless given --in-place). The format of every
+input is told by its first bytes, whatever its name. Each command's --help (or its
+manual page, mmd-COMMAND(1)) says what it does and what its exit codes mean.";
 
 /// Byte-exact readers and writers for MikuMikuDance files (PMX, PMD, VMD, VPD).
 #[derive(Debug, Parser)]
-#[command(name = "mmd", version, arg_required_else_help = true, after_help = EXIT_CODES)]
+#[command(
+    name = "mmd",
+    version,
+    long_about = LONG_ABOUT,
+    arg_required_else_help = true,
+    after_help = EXIT_CODES
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -57,7 +81,7 @@ enum Command {
     Check(check::CheckArgs),
     /// Describe a file: format, version, counts per section; for VMD also the kind,
     /// frame range, duration at 30 fps, bone and morph names and camera cuts.
-    #[command(after_help = info::EXIT_CODES)]
+    #[command(long_about = info::LONG_ABOUT, after_help = info::EXIT_CODES)]
     Info(info::InfoArgs),
     /// Edit a PMX model (recolor a material, rename the model, a bone, a material or a
     /// morph), never overwriting the input unless asked; list its bones.
@@ -75,6 +99,12 @@ enum Command {
     /// Compare two files field by field (exit 0 when they agree, 1 when they differ).
     #[command(long_about = diff::LONG_ABOUT, after_help = diff::EXIT_CODES)]
     Diff(diff::DiffArgs),
+    /// Print the shell completion script of mmd (bash, zsh, fish, elvish, powershell).
+    #[command(long_about = docs::COMPLETIONS_ABOUT, after_help = docs::EXIT_CODES)]
+    Completions(docs::CompletionsArgs),
+    /// Print the manual page of mmd, or write a page for every command into a folder.
+    #[command(long_about = docs::MAN_ABOUT, after_help = docs::EXIT_CODES)]
+    Man(docs::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -86,7 +116,7 @@ fn main() -> ExitCode {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let outcome = run(&cli.command, &mut out).and_then(|exit| {
-        out.flush()?;
+        out.flush().map_err(|e| Stop::from(e).closed_with(exit))?;
         Ok(exit)
     });
     finish(&command_name(&matches), outcome).into()
@@ -102,6 +132,8 @@ fn run(command: &Command, out: &mut dyn Write) -> Outcome {
         Command::Dump(args) => dump::run(args, out),
         Command::Explain(args) => explain::run(args, out),
         Command::Diff(args) => diff::run(args, out),
+        Command::Completions(args) => docs::completions(args, Cli::command(), out),
+        Command::Man(args) => docs::man(args, Cli::command(), out),
     }
 }
 
@@ -115,12 +147,12 @@ fn finish(name: &str, outcome: Outcome) -> Exit {
             exit
         }
         Err(Stop::Output(e)) => {
-            // A closed pipe (`mmd check | head`) is not worth a message.
-            if e.kind() != io::ErrorKind::BrokenPipe {
-                let _ = writeln!(io::stderr(), "mmd: cannot write the output: {e}");
-            }
+            let _ = writeln!(io::stderr(), "{name}: cannot write the output: {e}");
             Exit::Trouble
         }
+        // The reader of a pipe had read what it wanted (`mmd dump big.pmx | head`): no
+        // message, and the status of what the command had found.
+        Err(Stop::Closed(exit)) => exit,
     }
 }
 

@@ -6,7 +6,7 @@
 //! so a failed run leaves every file as it was. Before writing, the result is read back
 //! and compared with the edited model.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use mmd_formats::inspect::Format;
@@ -17,7 +17,7 @@ use mmd_formats::pmx::skeleton::deform_order;
 use mmd_formats::pmx::{BoneFlags, Pmx};
 use serde_json::{json, Value};
 
-use crate::exit::{Exit, Outcome, Stop};
+use crate::exit::{self, Exit, Outcome, Stop};
 use crate::input::{self, Problem};
 use crate::output::{self, Destination};
 
@@ -50,10 +50,13 @@ Set one or more RGB colours of a material, writing nothing else.
 
 Only the three floats of each colour named are written (12 bytes each): the diffuse alpha
 (the material's opacity) and the specular strength are kept. Without --diffuse,
---specular or --ambient, the diffuse colour is changed.
+--specular or --ambient, the diffuse colour is changed. A component outside 0 to 1 (the
+range of MMD's colours) is written as given, with a warning.
 
 The material is a name (local, then English) or, when no material has that name, an
-index. Prints one line per colour changed: old and new values.";
+index. Prints one line per colour changed (old and new values), then the bytes rewritten
+and how many of them changed value: `wrote out.pmx (N bytes, 12 bytes rewritten, 2 of
+them changed)`.";
 
 /// The long description of `mmd pmx rename`.
 const RENAME_ABOUT: &str = "\
@@ -223,9 +226,30 @@ impl Change {
         }
     }
 
+    /// How many bytes the edit wrote over, when it is a fixed number: the three floats of
+    /// a colour (12 bytes), whether or not their values changed. `None` for a rename,
+    /// whose text may change length.
+    fn rewritten(&self) -> Option<usize> {
+        match self {
+            Change::Recolor(r) => Some(std::mem::size_of_val(&r.new)),
+            Change::Rename(_) => None,
+        }
+    }
+
     fn warnings(&self) -> Vec<String> {
         match self {
-            Change::Recolor(_) => Vec::new(),
+            Change::Recolor(r) => {
+                if r.new.iter().all(|c| (0.0..=1.0).contains(c)) {
+                    return Vec::new();
+                }
+                let [red, green, blue] = r.new;
+                vec![format!(
+                    "materials[{}].{}: the colour {red},{green},{blue} has a component outside \
+                     0 to 1, the range of MMD's colours: written as given",
+                    r.material,
+                    r.target.field()
+                )]
+            }
             Change::Rename(r) => r
                 .warnings
                 .iter()
@@ -417,6 +441,7 @@ fn run_edit(
     } else {
         None
     };
+    let rewritten: Option<usize> = changes.iter().map(Change::rewritten).sum();
     let warnings: Vec<String> = changes.iter().flat_map(Change::warnings).collect();
     if json {
         let doc = json!({
@@ -426,6 +451,7 @@ fn run_edit(
             "written": target.is_some(),
             "size_before": before.len(),
             "size_after": after.len(),
+            "bytes_rewritten": rewritten,
             "bytes_changed": changed_bytes,
             "changes": changes.iter().map(Change::to_json).collect::<Vec<_>>(),
             "warnings": warnings,
@@ -436,12 +462,13 @@ fn run_edit(
             writeln!(out, "{}", c.line())?;
         }
         for w in &warnings {
-            writeln!(io::stderr(), "mmd pmx {cmd}: warning: {w}")?;
+            exit::warn(&format!("mmd pmx {cmd}"), w);
         }
         let delta = after.len() as i64 - before.len() as i64;
-        let detail = match changed_bytes {
-            Some(n) => format!("{n} bytes changed"),
-            None => format!("{delta:+} bytes"),
+        let detail = match (rewritten, changed_bytes) {
+            (Some(r), Some(n)) => format!("{r} bytes rewritten, {n} of them changed"),
+            (None, Some(n)) => format!("{n} bytes changed"),
+            (_, None) => format!("{delta:+} bytes"),
         };
         match &target {
             Some(t) => writeln!(
@@ -545,7 +572,7 @@ fn bones(args: &BonesArgs, out: &mut dyn Write) -> Outcome {
         )?;
     }
     for w in &warnings {
-        writeln!(io::stderr(), "mmd pmx bones: warning: {w}")?;
+        exit::warn("mmd pmx bones", w);
     }
     Ok(Exit::Done)
 }
