@@ -193,6 +193,20 @@ fn collect(ty: &'static TypeLayout, all: &mut HashMap<&'static str, &'static Typ
     }
 }
 
+/// The `seq` entry of a fixed signature.
+fn magic_entry(m: &[u8]) -> Y {
+    let contents = if m.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+        Y::s(String::from_utf8_lossy(m).into_owned())
+    } else {
+        Y::Seq(m.iter().map(|b| Y::p(format!("{b:#04x}"))).collect())
+    };
+    Y::Map(entries(vec![
+        ("id", Y::p("magic")),
+        ("contents", contents),
+        ("doc", Y::Doc("The file signature.".into())),
+    ]))
+}
+
 /// `s` as an operand of `and`: parenthesised unless it is a plain name or path
 /// (`header.globals[2]`).
 fn paren(s: &str) -> String {
@@ -260,18 +274,7 @@ impl Renderer {
     ) -> (Vec<Y>, Vec<(String, Y)>) {
         let mut seq = Vec::new();
         let mut instances = Vec::new();
-        if let Some(m) = magic {
-            let contents = if m.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
-                Y::s(String::from_utf8_lossy(m).into_owned())
-            } else {
-                Y::Seq(m.iter().map(|b| Y::p(format!("{b:#04x}"))).collect())
-            };
-            seq.push(Y::Map(entries(vec![
-                ("id", Y::p("magic")),
-                ("contents", contents),
-                ("doc", Y::Doc("The file signature.".into())),
-            ])));
-        }
+        seq.extend(magic.map(magic_entry));
         let mut scope = start.clone();
         for (i, f) in fields.iter().enumerate() {
             let at = format!("{type_name}.{}", f.name);
@@ -321,7 +324,8 @@ impl Renderer {
         scope: &Scope,
     ) -> Vec<(String, Y)> {
         let mut body = Vec::new();
-        let mut seq = Vec::new();
+        // The signature comes first, before the tag (as the reader reads it).
+        let mut seq: Vec<Y> = ty.magic.map(magic_entry).into_iter().collect();
         let (tag_id, read) = match tag {
             TagSource::Read { prim: p, name, .. } => {
                 let tag_id = ident(name);
