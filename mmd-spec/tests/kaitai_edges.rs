@@ -208,7 +208,6 @@ struct TwoSections {
 }
 
 #[test]
-#[ignore = "review: a record that switches twice to contexts with a member of the same name gets two instances under one id (a duplicate YAML key), and the fields after the second switch read the first"]
 fn a_record_may_switch_twice() {
     cross_check::<TwoSections>("two_sections", &[&[1, 5, 2, 6, 0], &[2, 1, 0, 1, 0xff]]);
 }

@@ -91,8 +91,10 @@ impl Env for ParamEnv<'_> {
 
 impl Renderer {
     /// A switch to a declared context after field `name` of type `here` (`fields` are the
-    /// fields up to it, `all` every field of the type): the `valid` expression for the
-    /// switching field, the instances, and the scope after it.
+    /// fields up to it, `all` every field of the type, `taken` the instance ids earlier
+    /// switches of the type gave): the `valid` expression for the switching field, the
+    /// instances, and the scope after it.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn switch(
         &mut self,
         here: &str,
@@ -101,6 +103,7 @@ impl Renderer {
         sw: ContextSwitch,
         scope: &Scope,
         all: &'static [FieldLayout],
+        taken: &[&str],
     ) -> Result<SwitchForm, String> {
         let layout = (sw.layout)();
         if sw.args.len() != layout.params.len() {
@@ -132,16 +135,20 @@ impl Renderer {
         let args = translate_args(None)?;
         let checked = translate_args(Some((name, "_")))?;
         // Instance ids: the member names, all prefixed with the context's name when one of
-        // them is also a field of this type.
-        let clash = layout
-            .members
-            .iter()
-            .any(|m| all.iter().any(|f| f.name == m.name));
-        let prefix = if clash {
-            format!("{}_", super::snake(layout.name))
-        } else {
-            String::new()
+        // them is also a field of this type or an instance of an earlier switch (then with
+        // a number too, when that is taken as well).
+        let clash = |prefix: &str| {
+            layout.members.iter().any(|m| {
+                let id = format!("{prefix}{}", m.name);
+                all.iter().any(|f| f.name == id) || taken.contains(&id.as_str())
+            })
         };
+        let base = super::snake(layout.name);
+        let prefix = std::iter::once(String::new())
+            .chain(std::iter::once(format!("{base}_")))
+            .chain((2..).map(|n| format!("{base}{n}_")))
+            .find(|p| !clash(p))
+            .unwrap_or_default();
         let mut instances = Vec::new();
         let mut ids = Vec::new();
         let mut valid = Vec::new();

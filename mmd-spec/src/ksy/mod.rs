@@ -290,7 +290,11 @@ impl Renderer {
             match (f.switch_ctx, f.context) {
                 (_, Some(sw)) => {
                     let here_fields = &fields[..=i];
-                    match self.switch(here, f.name, here_fields, sw, &scope, fields) {
+                    let taken: Vec<&str> = instances
+                        .iter()
+                        .map(|(k, _): &(String, Y)| k.as_str())
+                        .collect();
+                    match self.switch(here, f.name, here_fields, sw, &scope, fields, &taken) {
                         Ok((valid, inst, next)) => {
                             if let (Some(v), Some(Y::Map(last))) = (valid, seq.last_mut()) {
                                 last.push(("valid".into(), Y::map(vec![("expr", Y::s(v))])));
