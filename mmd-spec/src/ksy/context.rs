@@ -69,17 +69,21 @@ impl Scope {
 /// context's instances, and the scope after it.
 pub(super) type SwitchForm = (Option<String>, Vec<(String, Y)>, Scope);
 
+/// A parameter of a context: its name, and the switch's argument for it in Kaitai terms
+/// with its flag type when the argument is a flag field.
+type Arg = (&'static str, String, Option<&'static TypeLayout>);
+
 /// Expression environment for a member: its parameters are the switch's arguments,
 /// already in Kaitai terms.
 struct ParamEnv<'a> {
-    args: Vec<(&'static str, String)>,
+    args: Vec<Arg>,
     r: &'a Renderer,
 }
 
 impl Env for ParamEnv<'_> {
     fn field(&self, name: &str) -> Option<(String, Option<&'static TypeLayout>)> {
-        let (_, text) = self.args.iter().find(|(n, _)| *n == name)?;
-        Some((text.clone(), None))
+        let (_, text, flags) = self.args.iter().find(|(n, ..)| *n == name)?;
+        Some((text.clone(), *flags))
     }
     fn ctx_member(&self, _: &str) -> Option<String> {
         None
@@ -116,22 +120,28 @@ impl Renderer {
         }
         // Arguments in Kaitai terms, once as the type's own fields and once with the
         // switching field as `_` (for its `valid` check).
-        let translate_args =
-            |alias: Option<(&str, &str)>| -> Result<Vec<(&'static str, String)>, String> {
-                let env = FieldEnv {
-                    r: self,
-                    earlier: fields,
-                    scope,
-                    here,
-                    alias,
-                };
-                layout
-                    .params
-                    .iter()
-                    .zip(sw.args)
-                    .map(|(p, a)| Ok((p.name, expr::translate(&env, a)?)))
-                    .collect()
+        let translate_args = |alias: Option<(&str, &str)>| -> Result<Vec<Arg>, String> {
+            let env = FieldEnv {
+                r: self,
+                earlier: fields,
+                scope,
+                here,
+                alias,
             };
+            layout
+                .params
+                .iter()
+                .zip(sw.args)
+                .map(|(p, a)| {
+                    // A flag field passed as it is keeps its flag type, so that members
+                    // may test its bits.
+                    match env.field(a.trim().trim_start_matches('*').trim()) {
+                        Some((text, Some(flags))) => Ok((p.name, text, Some(flags))),
+                        _ => Ok((p.name, expr::translate(&env, a)?, None)),
+                    }
+                })
+                .collect()
+        };
         let args = translate_args(None)?;
         let checked = translate_args(Some((name, "_")))?;
         // Instance ids: the member names, all prefixed with the context's name when one of
