@@ -284,7 +284,6 @@ struct Sections {
 }
 
 #[test]
-#[ignore = "review: a context member that exists but cannot be reached from the type using it is reported as `the context has no member ... in the Kaitai context table`, hiding the real reason"]
 fn a_context_switched_below_the_root_is_refused_with_its_reason() {
     let e = render_ksy(&Spec::of::<Sections>().unwrap()).unwrap_err();
     let text = e.to_string();

@@ -162,6 +162,11 @@ impl Env for FieldEnv<'_> {
         self.r.ctx_ref(self.scope.owner()?, self.here, &id).ok()
     }
 
+    fn ctx_unreachable(&self, path: &str) -> Option<String> {
+        let (id, _) = self.scope.member(path)?;
+        self.r.ctx_ref(self.scope.owner()?, self.here, &id).err()
+    }
+
     fn flags_type(&self, name: &str) -> Option<&'static TypeLayout> {
         self.r
             .all
