@@ -138,6 +138,9 @@ fn parse<'a>(
             }
             text_encoding = Some(ident);
         }
+        if let (Some(t), Some(values)) = (a.ty("index_width"), &valid) {
+            check_widths(cx, values, t.value);
+        }
         let index_width = a.ty("index_width").map(|t| {
             let key = type_text(t.value);
             if let Some((_, prev)) = widths.iter().find(|(k, _)| *k == key) {
@@ -230,14 +233,15 @@ fn check_valid(cx: &Ctxt, items: &[Expr], ty: &Type, span: Span) {
     if items.is_empty() {
         cx.syn_error(syn::Error::new(span, "`valid` lists at least one value"));
     }
+    let unsigned = type_text(ty).starts_with('u');
     for e in items {
-        let lit = match e {
-            Expr::Lit(l) => Some(&l.lit),
+        let (lit, neg) = match e {
+            Expr::Lit(l) => (Some(&l.lit), false),
             Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match &*u.expr {
-                Expr::Lit(l) => Some(&l.lit),
-                _ => None,
+                Expr::Lit(l) => (Some(&l.lit), true),
+                _ => (None, true),
             },
-            _ => None,
+            _ => (None, false),
         };
         let got = match lit {
             Some(syn::Lit::Int(_)) => "integer",
@@ -246,11 +250,24 @@ fn check_valid(cx: &Ctxt, items: &[Expr], ty: &Type, span: Span) {
             Some(syn::Lit::Str(_)) => "string",
             _ => "expression",
         };
-        let fits = got == want || (want == "float" && got == "integer");
-        if !fits {
+        // The values are compared with the member's value as written, so a float member
+        // takes float literals (`2.0`; `2` would not compile) and an unsigned one no
+        // negative values.
+        if want == "integer" && got == "integer" && neg && unsigned {
+            cx.error_spanned_by(
+                e,
+                format!(
+                    "`valid` lists values of the member's type `{}`: integer literals of 0 or \
+                     more, not a negative integer",
+                    type_text(ty)
+                ),
+            );
+            continue;
+        }
+        if got != want {
             let want = match want {
                 "integer" => "integer literals",
-                "float" => "number literals",
+                "float" => "float literals (`2.0`)",
                 _ => "`true` or `false`",
             };
             let got = match got {
@@ -262,6 +279,32 @@ fn check_valid(cx: &Ctxt, items: &[Expr], ty: &Type, span: Span) {
                 format!(
                     "`valid` lists values of the member's type `{}`: {want}, not {got}",
                     type_text(ty)
+                ),
+            );
+        }
+    }
+}
+
+/// The values of an `index_width` member are widths an index can have: 1, 2 or 4 bytes
+/// (the index types read no other, and the Kaitai grammar has a case per value).
+fn check_widths(cx: &Ctxt, values: &[Expr], index: &Type) {
+    for e in values {
+        let width = match e {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(n),
+                ..
+            }) => n.base10_parse::<u64>().ok(),
+            // Anything else is `check_valid`'s to report.
+            _ => continue,
+        };
+        if !matches!(width, Some(1 | 2 | 4)) {
+            cx.error_spanned_by(
+                e,
+                format!(
+                    "`{}` indices are 1, 2 or 4 bytes wide: `valid` of their width lists only \
+                     those, not `{}`",
+                    type_text(index),
+                    expr_text(e)
                 ),
             );
         }
