@@ -569,3 +569,64 @@ fn a_context_may_be_computed_from_a_sequence() {
         &[&[2, 0, 9, 1, 2, 0xff, 0xff], &[3, 0, 0, 0, 1, 0, 0, 7]],
     );
 }
+
+// ---- value lists of negative and float literals; an encoding member of type u8 ----
+
+/// A header: an encoding byte, a signed delta and a scale.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct TunedHeader {
+    /// 0 = UTF-16LE, 1 = UTF-8, anything else kept undecoded.
+    enc: u8,
+    /// -1, 0 or 1.
+    delta: i8,
+    /// 0.5 or 2.0.
+    scale: f32,
+}
+
+/// The context of a tuned file.
+#[derive(MmdContext, Debug, Clone, Copy, PartialEq)]
+#[mmd(from(header: TunedHeader))]
+struct TunedCtx {
+    /// The text encoding, kept as the byte.
+    #[mmd(from = header.enc, text_encoding)]
+    enc: u8,
+    /// The delta.
+    #[mmd(from = header.delta, valid = [-1, 0, 1])]
+    delta: i8,
+    /// The scale.
+    #[mmd(from = header.scale, valid = [0.5, 2.0])]
+    scale: f32,
+}
+
+/// A record read with the tuned context.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = TunedCtx)]
+struct Named {
+    /// A name.
+    name: mmd_formats::PmxText,
+    /// Present when the delta is negative.
+    #[mmd(if = ctx.delta < 0)]
+    back: Option<u8>,
+}
+
+/// A tuned file.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "tuned", title = "Tuned", application = "tests"))]
+struct Tuned {
+    /// The header.
+    #[mmd(context = TunedCtx(header))]
+    header: TunedHeader,
+    /// One record.
+    named: Named,
+}
+
+#[test]
+fn negative_and_float_value_lists_and_a_byte_encoding_read_alike() {
+    #[rustfmt::skip]
+    let samples: [&[u8]; 3] = [
+        &[1, 0xff, 0, 0, 0, 0x3f, 2, 0, 0, 0, b'h', b'i', 9], // UTF-8, delta -1, scale 0.5
+        &[0, 1, 0, 0, 0, 0x40, 2, 0, 0, 0, b'h', 0],         // UTF-16LE, delta 1, scale 2.0
+        &[7, 0, 0, 0, 0, 0x40, 1, 0, 0, 0, 0xfe],            // encoding 7: kept as bytes
+    ];
+    cross_check::<Tuned>("tuned", &samples);
+}
