@@ -412,36 +412,7 @@ fn generate(c: &Context) -> TokenStream {
         });
         inits.push(quote!(#mident: #binding));
     }
-    let mut role_impls = Vec::new();
-    for m in &c.members {
-        let mident = m.ident;
-        if m.text_encoding {
-            let tc = p.text_context.clone();
-            let te = p.text_encoding.clone();
-            let into = p.into.clone();
-            role_impls.push(quote! {
-                #[automatically_derived]
-                impl #tc for #ident {
-                    #[inline]
-                    fn text_encoding(&self) -> #te {
-                        #into(self.#mident)
-                    }
-                }
-            });
-        }
-        if let Some(t) = &m.index_width {
-            let iw = p.index_width.clone();
-            role_impls.push(quote! {
-                #[automatically_derived]
-                impl #iw<#t> for #ident {
-                    #[inline(always)]
-                    fn width(&self) -> u8 {
-                        self.#mident
-                    }
-                }
-            });
-        }
-    }
+    let role_impls = role_impls(c, ident, true);
     let describe_context = p.describe_context.clone();
     let name = Literal::string(&ident.to_string());
     let doc = Literal::string(&c.doc);
@@ -526,8 +497,56 @@ fn generate(c: &Context) -> TokenStream {
     }
 }
 
-/// On mistakes: the errors, plus what the records that use the context call, so that one
-/// mistake gives one error.
+/// The impls of the traits leaf types read with (`TextContext`, `IndexWidth<I>`), one per
+/// member with a role; with `real` false (after a mistake), stubs, so that the records that
+/// read with the context draw no error of their own.
+fn role_impls(c: &Context, ident: &Ident, real: bool) -> Vec<TokenStream> {
+    let p = &c.paths;
+    let mut out = Vec::new();
+    for m in &c.members {
+        let mident = m.ident;
+        if m.text_encoding {
+            let tc = p.text_context.clone();
+            let te = p.text_encoding.clone();
+            let into = p.into.clone();
+            let body = if real {
+                quote!(#into(self.#mident))
+            } else {
+                p.unreachable.clone()
+            };
+            out.push(quote! {
+                #[automatically_derived]
+                impl #tc for #ident {
+                    #[inline]
+                    fn text_encoding(&self) -> #te {
+                        #body
+                    }
+                }
+            });
+        }
+        if let Some(t) = &m.index_width {
+            let iw = p.index_width.clone();
+            let body = if real {
+                quote!(self.#mident)
+            } else {
+                p.unreachable.clone()
+            };
+            out.push(quote! {
+                #[automatically_derived]
+                impl #iw<#t> for #ident {
+                    #[inline(always)]
+                    fn width(&self) -> u8 {
+                        #body
+                    }
+                }
+            });
+        }
+    }
+    out
+}
+
+/// On mistakes: the errors, plus what the records that use the context call and the
+/// traits they read with, so that one mistake gives one error.
 fn fallback(input: &DeriveInput, c: Option<&Context>, errors: Vec<syn::Error>) -> TokenStream {
     let errors = errors.into_iter().map(|e| e.to_compile_error());
     let ident = &input.ident;
@@ -542,9 +561,11 @@ fn fallback(input: &DeriveInput, c: Option<&Context>, errors: Vec<syn::Error>) -
         let result = p.std_result.clone();
         let unreachable = p.unreachable.clone();
         let fault = p.context_fault.clone();
+        let roles = role_impls(c, ident, false);
         quote! {
             #[allow(unreachable_code, unused_variables, clippy::all)]
             const _: () = {
+                #(#roles)*
                 impl #ident {
                     #[doc(hidden)]
                     pub fn __mmd_context(#(#params),*) -> #result<Self, #fault> {
