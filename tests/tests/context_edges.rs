@@ -251,3 +251,48 @@ fn a_fault_inside_a_sequence_argument_is_at_its_element() {
         "entries[1].x: slot width 3 at 0x4 (expected a slot width of 1, 2 or 4)"
     );
 }
+
+/// The slot width, from one byte.
+#[derive(MmdContext, Debug, Clone, Copy, PartialEq)]
+#[mmd(from(byte: u8))]
+struct ByteCtx {
+    /// The byte.
+    #[mmd(from = *byte, valid = [1, 2, 4], name = "slot width", index_width = SlotIndex)]
+    width: u8,
+}
+
+/// Settings (a u8 count first) whose element 1 is passed to the context.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = ())]
+struct IndexedArgument {
+    /// The settings.
+    #[mmd(count = u8, context = ByteCtx(settings[1]))]
+    settings: Vec<u8>,
+    /// One slot.
+    slot: SlotIndex,
+}
+
+#[test]
+#[ignore = "review: a context argument is plain Rust in the record (only member expressions get checked indexing), so `settings[1]` on a file with one setting panics"]
+fn an_index_in_a_context_argument_is_an_error_not_a_panic() {
+    let e = decode_all::<IndexedArgument, _>(&[1, 2, 0], &()).unwrap_err();
+    assert_eq!(e.path_string(), "settings", "{e}");
+    assert_eq!(e.offset(), 0, "{e}");
+}
+
+/// Settings, then a byte present when setting 1 is not 0.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct IndexedCondition {
+    /// The settings.
+    #[mmd(count = u8)]
+    settings: Vec<u8>,
+    /// Present when setting 1 is not 0.
+    #[mmd(if = settings[1] != 0)]
+    extra: Option<u8>,
+}
+
+#[test]
+#[ignore = "review: conditions, lengths and selectors are plain Rust too (this predates declared contexts): `settings[1]` on a file with one setting panics"]
+fn an_index_in_a_condition_is_an_error_not_a_panic() {
+    assert!(decode_all::<IndexedCondition, _>(&[1, 2], &()).is_err());
+}
