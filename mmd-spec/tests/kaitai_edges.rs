@@ -239,7 +239,6 @@ struct Points {
 }
 
 #[test]
-#[ignore = "review: a type that needs no context is claimed once per context it is used under, so using it both before and after a switch is a renderer error (`type id is needed for Point with context () and for Point with context WidthCtx`)"]
 fn a_plain_type_may_be_used_before_and_after_a_switch() {
     cross_check::<Points>("points", &[&[1, 2, 1, 3, 4, 0xff]]);
 }

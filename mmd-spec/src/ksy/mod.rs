@@ -35,7 +35,10 @@ use crate::expr::{self, bit_id, Env};
 use crate::yaml::{doc_entry, write_map, Y};
 use crate::Spec;
 use context::Scope;
-use mmd_formats::layout::{Body, FieldLayout, Prim, TagSource, TypeLayout, VariantLayout};
+use mmd_formats::layout::{
+    Body, FieldLayout, LeafKind, Presence, Prim, Repeat, Shape, TagSource, TypeLayout,
+    VariantLayout,
+};
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
 
@@ -198,6 +201,53 @@ fn collect(ty: &'static TypeLayout, all: &mut HashMap<&'static str, &'static Typ
     }
 }
 
+/// True when rendering `l` reads the context in force: it (or a type it holds) has an
+/// index or text leaf, or an expression over `ctx`. `seen` guards against cycles.
+fn uses_context(l: &'static TypeLayout, seen: &mut Vec<&'static str>) -> bool {
+    if seen.contains(&l.name) {
+        return false;
+    }
+    seen.push(l.name);
+    fn mentions_ctx(e: &str) -> bool {
+        e.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| w == "ctx")
+    }
+    fn shape_uses(s: Shape, seen: &mut Vec<&'static str>) -> bool {
+        match s {
+            Shape::Leaf(leaf) => {
+                matches!(leaf.kind, LeafKind::Index { .. } | LeafKind::Text { .. })
+            }
+            Shape::Array { elem, .. } => shape_uses(elem(), seen),
+            Shape::Type(t) => uses_context(t, seen),
+            Shape::Prim(_) | Shape::Opaque => false,
+        }
+    }
+    let field_uses = |f: &FieldLayout, seen: &mut Vec<&'static str>| {
+        let exprs = [
+            match f.presence {
+                Presence::If(c) | Presence::IfUnlessEof(c) => Some(c),
+                Presence::Always | Presence::UnlessEof => None,
+            },
+            match f.repeat {
+                Repeat::Len(e) => Some(e),
+                _ => None,
+            },
+            f.select,
+            f.switch_ctx.filter(|_| f.context.is_none()),
+        ];
+        exprs.into_iter().flatten().any(mentions_ctx) || shape_uses((f.shape)(), seen)
+    };
+    match &l.body {
+        Body::Struct(fields) => fields.iter().any(|f| field_uses(f, seen)),
+        Body::Enum { variants, .. } => variants
+            .iter()
+            .any(|v| v.fields.iter().any(|f| field_uses(f, seen))),
+        Body::Flags { .. } => false,
+        // Rendered as an error whatever the context.
+        Body::Opaque => false,
+    }
+}
+
 /// The `seq` entry of a fixed signature.
 fn magic_entry(m: &[u8]) -> Y {
     let contents = if m.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
@@ -262,8 +312,15 @@ impl Renderer {
 
     fn layout_type(&mut self, l: &'static TypeLayout, scope: &Scope) -> String {
         let id = snake(l.name);
+        // A type that reads nothing of the context renders alike under any: one type,
+        // whatever context its uses are under.
+        let scope = if uses_context(l, &mut Vec::new()) {
+            scope.clone()
+        } else {
+            Scope::none()
+        };
         if self.claim(&id, format!("{} with context {}", l.name, scope.key())) {
-            self.queue.push_back((l, scope.clone()));
+            self.queue.push_back((l, scope));
         }
         id
     }
