@@ -241,7 +241,6 @@ struct FromEntries {
 }
 
 #[test]
-#[ignore = "review: a fault below an argument that is a sequence (or an Option) is put at the field's start, not at the element it names: the switch locates places only inside a single, always-present value"]
 fn a_fault_inside_a_sequence_argument_is_at_its_element() {
     // count (0), entry 0 (1, 2), entry 1 (3, 4): entry 1's x is at 4.
     let b = [2, 0, 9, 1, 3, 0];
@@ -295,4 +294,48 @@ struct IndexedCondition {
 #[ignore = "review: conditions, lengths and selectors are plain Rust too (this predates declared contexts): `settings[1]` on a file with one setting panics"]
 fn an_index_in_a_condition_is_an_error_not_a_panic() {
     assert!(decode_all::<IndexedCondition, _>(&[1, 2], &()).is_err());
+}
+
+/// The slot width, from element 2 of a byte run.
+#[derive(MmdContext, Debug, Clone, Copy, PartialEq)]
+#[mmd(from(bytes: [u8]))]
+struct RunCtx {
+    /// Byte 2.
+    #[mmd(from = bytes[2], valid = [1, 2, 4], name = "slot width", index_width = SlotIndex)]
+    width: u8,
+}
+
+/// A lead byte, three bytes, then a slot at the width byte 2 gives.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = ())]
+struct FromRun {
+    /// Any byte.
+    lead: u8,
+    /// Three bytes (no count).
+    #[mmd(len = 3, context = RunCtx(bytes))]
+    bytes: Vec<u8>,
+    /// One slot.
+    slot: SlotIndex,
+}
+
+#[test]
+fn a_fault_inside_a_byte_run_argument_is_at_its_byte() {
+    let b = [7, 0, 0, 1, 5];
+    let f: FromRun = decode_all(&b, &()).unwrap();
+    assert_eq!(f.slot, SlotIndex::from_raw(5));
+    // lead (0), bytes at 1: byte 2 is at 3.
+    let e = decode_all::<FromRun, _>(&[7, 0, 0, 3, 5, 0, 0], &()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "bytes[2]: slot width 3 at 0x3 (expected a slot width of 1, 2 or 4)"
+    );
+    // The same on the writer's side, through the counted form above.
+    let b = [2, 0, 9, 1, 2, 0xff, 0xff];
+    let mut f: FromEntries = decode_all(&b, &()).unwrap();
+    f.entries[1].x = 8;
+    let e = encode_all(&f, &()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "entries[1].x: slot width 8 at 0x4 (expected a slot width of 1, 2 or 4)"
+    );
 }
