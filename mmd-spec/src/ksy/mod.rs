@@ -12,7 +12,7 @@
 //!   then one field per variant, `if:` the tag names it; an enum whose tag the enclosing
 //!   record computes takes it as a parameter (`bone_tail(flags.tail_is_bone)`);
 //! * a flag type: the raw integer `bits` and one boolean instance per named bit;
-//! * a leaf type, by what it says it is ([`LeafKind`](mmd_formats::layout::LeafKind)):
+//! * a leaf type, by what it says it is ([`LeafKind`]):
 //!   length-prefixed text (a type with the length and the text, its encoding switched on
 //!   the context member that declares it), fixed-length text (`str` with `size`,
 //!   `terminator` and `encoding`), an index (a switch on the context member that declares
