@@ -709,3 +709,26 @@ fn starts_with_on_a_counted_byte_sequence() {
         &[&[1, 2, 3, 4, 2, b'a', b'b', 9], &[1, 2, 3, 4, 0]],
     );
 }
+
+// ---- an argument that is an expression ----
+
+/// Half the joint width, then a joint at twice that.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "doubled", title = "Doubled", application = "tests"))]
+struct Doubled {
+    /// Half the width.
+    #[mmd(context = ByteWidthCtx(*half * 2))]
+    half: u8,
+    /// A joint.
+    joint: JointIndex,
+}
+
+#[test]
+fn a_context_argument_may_be_an_expression() {
+    cross_check::<Doubled>("doubled", &[&[1, 0xfe, 0xff], &[2, 1, 0, 0, 0]]);
+    let e = decode_all::<Doubled, _>(&[3, 0], &()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "half: width 6 at 0x0 (expected a width of 1, 2 or 4)"
+    );
+}
