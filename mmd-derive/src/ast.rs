@@ -116,15 +116,6 @@ pub struct ContextCall {
     pub text: String,
 }
 
-impl Shape {
-    /// True when the field's value can be located inside by writing it alone: one value,
-    /// always present (the place an error points at inside it is then found from its
-    /// spans).
-    pub fn is_single(&self) -> bool {
-        matches!(self.repeat, Repeat::One) && matches!(self.presence, Presence::Always)
-    }
-}
-
 /// The primitive types a tag or selector may have.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum TagKind {

@@ -235,6 +235,18 @@ fn not_here(cx: &Ctxt, path: &Path, place: Place) {
         let msg = match place {
             // Put plainly what the item is not.
             Struct if k.places == [Enum] => format!("`{name}` belongs on an enum, not on a struct"),
+            // A format keyword on a declared context: say which derive it belongs to.
+            Context | Member
+                if !KEYWORDS.iter().any(|e| {
+                    e.name == name && e.places.iter().any(|p| matches!(p, Context | Member))
+                }) =>
+            {
+                format!(
+                    "`{name}` is a keyword of `#[derive(Mmd)]` types, not of {}: it belongs {}",
+                    place.text(),
+                    k.belongs
+                )
+            }
             _ => msg,
         };
         cx.error_spanned_by(path, msg);

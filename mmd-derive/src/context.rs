@@ -138,6 +138,9 @@ fn parse<'a>(
             }
             text_encoding = Some(ident);
         }
+        if let (Some(t), Some(values)) = (a.ty("index_width"), &valid) {
+            check_widths(cx, values, t.value);
+        }
         let index_width = a.ty("index_width").map(|t| {
             let key = type_text(t.value);
             if let Some((_, prev)) = widths.iter().find(|(k, _)| *k == key) {
@@ -230,14 +233,15 @@ fn check_valid(cx: &Ctxt, items: &[Expr], ty: &Type, span: Span) {
     if items.is_empty() {
         cx.syn_error(syn::Error::new(span, "`valid` lists at least one value"));
     }
+    let unsigned = type_text(ty).starts_with('u');
     for e in items {
-        let lit = match e {
-            Expr::Lit(l) => Some(&l.lit),
+        let (lit, neg) = match e {
+            Expr::Lit(l) => (Some(&l.lit), false),
             Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match &*u.expr {
-                Expr::Lit(l) => Some(&l.lit),
-                _ => None,
+                Expr::Lit(l) => (Some(&l.lit), true),
+                _ => (None, true),
             },
-            _ => None,
+            _ => (None, false),
         };
         let got = match lit {
             Some(syn::Lit::Int(_)) => "integer",
@@ -246,11 +250,24 @@ fn check_valid(cx: &Ctxt, items: &[Expr], ty: &Type, span: Span) {
             Some(syn::Lit::Str(_)) => "string",
             _ => "expression",
         };
-        let fits = got == want || (want == "float" && got == "integer");
-        if !fits {
+        // The values are compared with the member's value as written, so a float member
+        // takes float literals (`2.0`; `2` would not compile) and an unsigned one no
+        // negative values.
+        if want == "integer" && got == "integer" && neg && unsigned {
+            cx.error_spanned_by(
+                e,
+                format!(
+                    "`valid` lists values of the member's type `{}`: integer literals of 0 or \
+                     more, not a negative integer",
+                    type_text(ty)
+                ),
+            );
+            continue;
+        }
+        if got != want {
             let want = match want {
                 "integer" => "integer literals",
-                "float" => "number literals",
+                "float" => "float literals (`2.0`)",
                 _ => "`true` or `false`",
             };
             let got = match got {
@@ -262,6 +279,32 @@ fn check_valid(cx: &Ctxt, items: &[Expr], ty: &Type, span: Span) {
                 format!(
                     "`valid` lists values of the member's type `{}`: {want}, not {got}",
                     type_text(ty)
+                ),
+            );
+        }
+    }
+}
+
+/// The values of an `index_width` member are widths an index can have: 1, 2 or 4 bytes
+/// (the index types read no other, and the Kaitai grammar has a case per value).
+fn check_widths(cx: &Ctxt, values: &[Expr], index: &Type) {
+    for e in values {
+        let width = match e {
+            Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(n),
+                ..
+            }) => n.base10_parse::<u64>().ok(),
+            // Anything else is `check_valid`'s to report.
+            _ => continue,
+        };
+        if !matches!(width, Some(1 | 2 | 4)) {
+            cx.error_spanned_by(
+                e,
+                format!(
+                    "`{}` indices are 1, 2 or 4 bytes wide: `valid` of their width lists only \
+                     those, not `{}`",
+                    type_text(index),
+                    expr_text(e)
                 ),
             );
         }
@@ -369,36 +412,7 @@ fn generate(c: &Context) -> TokenStream {
         });
         inits.push(quote!(#mident: #binding));
     }
-    let mut role_impls = Vec::new();
-    for m in &c.members {
-        let mident = m.ident;
-        if m.text_encoding {
-            let tc = p.text_context.clone();
-            let te = p.text_encoding.clone();
-            let into = p.into.clone();
-            role_impls.push(quote! {
-                #[automatically_derived]
-                impl #tc for #ident {
-                    #[inline]
-                    fn text_encoding(&self) -> #te {
-                        #into(self.#mident)
-                    }
-                }
-            });
-        }
-        if let Some(t) = &m.index_width {
-            let iw = p.index_width.clone();
-            role_impls.push(quote! {
-                #[automatically_derived]
-                impl #iw<#t> for #ident {
-                    #[inline(always)]
-                    fn width(&self) -> u8 {
-                        self.#mident
-                    }
-                }
-            });
-        }
-    }
+    let role_impls = role_impls(c, ident, true);
     let describe_context = p.describe_context.clone();
     let name = Literal::string(&ident.to_string());
     let doc = Literal::string(&c.doc);
@@ -483,8 +497,56 @@ fn generate(c: &Context) -> TokenStream {
     }
 }
 
-/// On mistakes: the errors, plus what the records that use the context call, so that one
-/// mistake gives one error.
+/// The impls of the traits leaf types read with (`TextContext`, `IndexWidth<I>`), one per
+/// member with a role; with `real` false (after a mistake), stubs, so that the records that
+/// read with the context draw no error of their own.
+fn role_impls(c: &Context, ident: &Ident, real: bool) -> Vec<TokenStream> {
+    let p = &c.paths;
+    let mut out = Vec::new();
+    for m in &c.members {
+        let mident = m.ident;
+        if m.text_encoding {
+            let tc = p.text_context.clone();
+            let te = p.text_encoding.clone();
+            let into = p.into.clone();
+            let body = if real {
+                quote!(#into(self.#mident))
+            } else {
+                p.unreachable.clone()
+            };
+            out.push(quote! {
+                #[automatically_derived]
+                impl #tc for #ident {
+                    #[inline]
+                    fn text_encoding(&self) -> #te {
+                        #body
+                    }
+                }
+            });
+        }
+        if let Some(t) = &m.index_width {
+            let iw = p.index_width.clone();
+            let body = if real {
+                quote!(self.#mident)
+            } else {
+                p.unreachable.clone()
+            };
+            out.push(quote! {
+                #[automatically_derived]
+                impl #iw<#t> for #ident {
+                    #[inline(always)]
+                    fn width(&self) -> u8 {
+                        #body
+                    }
+                }
+            });
+        }
+    }
+    out
+}
+
+/// On mistakes: the errors, plus what the records that use the context call and the
+/// traits they read with, so that one mistake gives one error.
 fn fallback(input: &DeriveInput, c: Option<&Context>, errors: Vec<syn::Error>) -> TokenStream {
     let errors = errors.into_iter().map(|e| e.to_compile_error());
     let ident = &input.ident;
@@ -499,9 +561,11 @@ fn fallback(input: &DeriveInput, c: Option<&Context>, errors: Vec<syn::Error>) -
         let result = p.std_result.clone();
         let unreachable = p.unreachable.clone();
         let fault = p.context_fault.clone();
+        let roles = role_impls(c, ident, false);
         quote! {
             #[allow(unreachable_code, unused_variables, clippy::all)]
             const _: () = {
+                #(#roles)*
                 impl #ident {
                     #[doc(hidden)]
                     pub fn __mmd_context(#(#params),*) -> #result<Self, #fault> {

@@ -2,7 +2,7 @@
 //! Ctx(args))]`), shared by the reader and the writer: both compute the new context from
 //! the same arguments, and both turn its error into one with an offset and a path.
 
-use crate::ast::{ContextCall, Fields, Style};
+use crate::ast::{ContextCall, Fields, Presence, Repeat, Shape, Style};
 use crate::paths::Paths;
 use crate::place::seg_tokens;
 use proc_macro2::{Literal, TokenStream};
@@ -57,6 +57,40 @@ pub fn capture_position(fields: &Fields, i: usize, pos: &TokenStream) -> TokenSt
     quote! { let #id: u64 = #pos; }
 }
 
+/// A closure that finds where a place below field `f` starts, relative to the field: it
+/// writes the field's value as the writer does (its count, each element, an optional
+/// value when present) and notes where the place's span begins.
+fn locate(p: &Paths, f: &crate::ast::Field, shape: &Shape) -> TokenStream {
+    let Paths {
+        rt,
+        encode,
+        output,
+        some,
+        none,
+        ok,
+        ..
+    } = p;
+    let b = &f.binding;
+    let vt = &shape.value_ty;
+    let write = match &shape.repeat {
+        Repeat::One => quote!(<#vt as #encode<_>>::encode(__mmd_v, __mmd_o, ctx)),
+        Repeat::Count(n) => quote!(#rt::write_counted::<#n, #vt, _, _>(__mmd_v, __mmd_o, ctx)),
+        Repeat::Len(_) => quote!(<#vt as #encode<_>>::encode_seq(__mmd_v, __mmd_o, ctx)),
+        Repeat::Rest => quote!(#output::write_bytes(__mmd_o, __mmd_v)),
+    };
+    let body = match shape.presence {
+        Presence::Always => quote!({
+            let __mmd_v = #b;
+            #write
+        }),
+        _ => quote!(match #b {
+            #some(__mmd_v) => #write,
+            #none => #ok(()),
+        }),
+    };
+    quote!(#some(&|__mmd_p: &[_]| #rt::offset_in_with(__mmd_p, |__mmd_o| #body)))
+}
+
 /// The statements, after field `here`, that compute the context `call` declares, make it
 /// `ctx`, and on a fault return an error at the place the fault names.
 pub fn switch(
@@ -94,18 +128,15 @@ pub fn switch(
         let f = &fields.fields[i];
         let fname = Literal::string(&f.name);
         let segs = seg_tokens(p, segs);
-        let single = f.shape.as_ref().is_some_and(|s| s.is_single());
         let start = if is_root(fields, i) {
             let id = pos_ident(fields, i);
             quote!(#id)
         } else {
             quote!(__mmd_start)
         };
-        let locate = if single && root.is_some() {
-            let b = &f.binding;
-            quote!(#some(&|__mmd_p: &[_]| #rt::offset_in(#b, ctx, __mmd_p)))
-        } else {
-            none.clone()
+        let locate = match (root, &f.shape) {
+            (Some(_), Some(shape)) => locate(p, f, shape),
+            _ => none.clone(),
         };
         quote! {
             #pat => #rt::context_error(__mmd_fault, #some(#fname), #segs, #start, #locate),

@@ -114,7 +114,7 @@
 //! | attribute | meaning |
 //! |---|---|
 //! | `from = expr` | the expression the member comes from, over the parameters (the language of conditions; `a[i]` is checked: a missing element is an error, not a panic) |
-//! | `valid = [1, 2, 4]` | the values it accepts; any other is a read (and write) error at the place it was read from |
+//! | `valid = [1, 2, 4]` | the values it accepts, literals of the member's type (`2.0` for a float; for an `index_width` member, 1, 2 or 4 only); any other value is a read (and write) error at the place it was read from |
 //! | `name = "bone index width"` | what messages call it |
 //! | `expected = "..."` | what the error says is expected, instead of "a NAME of 1, 2 or 4" |
 //! | `text_encoding` | the member is the encoding of length-prefixed text ([`TextContext`]) |

@@ -109,15 +109,27 @@ pub fn offset_in<T: Encode<C> + ?Sized, C: ?Sized>(
     ctx: &C,
     path: &[PathSegment],
 ) -> Option<u64> {
+    offset_in_with(path, |out| value.encode(out, ctx))
+}
+
+/// Where the value at `path` starts inside what `write` writes (a field that is not one
+/// value: a sequence with its count, an optional value), if it can be found.
+#[cold]
+pub fn offset_in_with(
+    path: &[PathSegment],
+    write: impl FnOnce(&mut dyn Output) -> Result<()>,
+) -> Option<u64> {
     let target = path;
     let mut loc = Locator {
         target,
         stack: Vec::new(),
         pos: 0,
         found: None,
-        parent_data: None,
+        // An element of a byte run at the top starts the data at 0, unless a count
+        // precedes it (see `leave`).
+        parent_data: (target.len() == 1).then_some(0),
     };
-    value.encode(&mut loc, ctx).ok()?;
+    write(&mut loc).ok()?;
     loc.found.or_else(|| {
         // An element of a byte run, which is written as one piece: the run's data (after
         // its count, if it has one) plus the index.

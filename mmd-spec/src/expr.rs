@@ -20,6 +20,13 @@ pub trait Env {
     /// A context member (`is_v21`, `morphs`) as a Kaitai
     /// expression, or `None` when the context has no such member.
     fn ctx_member(&self, path: &str) -> Option<String>;
+    /// Why a member the context has cannot be used here (it is switched in a type this
+    /// one cannot reach), when [`Env::ctx_member`] gives `None` for that reason. By
+    /// default, no reason.
+    fn ctx_unreachable(&self, path: &str) -> Option<String> {
+        let _ = path;
+        None
+    }
     /// The flag type of this name (`BoneFlags`).
     fn flags_type(&self, name: &str) -> Option<&'static TypeLayout>;
 }
@@ -472,6 +479,9 @@ fn translate_e(env: &dyn Env, e: &E) -> Result<V, String> {
         }
         for k in (1..=chain.len()).rev() {
             let path: Vec<String> = chain[..k].iter().map(seg_text).collect();
+            if let Some(why) = env.ctx_unreachable(&path.join(".")) {
+                return Err(why);
+            }
             if let Some(text) = env.ctx_member(&path.join(".")) {
                 let mut v = atom(text);
                 for (name, args) in &chain[k..] {
@@ -485,7 +495,7 @@ fn translate_e(env: &dyn Env, e: &E) -> Result<V, String> {
         }
         let path: Vec<String> = chain.iter().map(seg_text).collect();
         return Err(format!(
-            "the context has no member `ctx.{}` in the Kaitai context table",
+            "the context has no member `ctx.{}`",
             path.join(".")
         ));
     }

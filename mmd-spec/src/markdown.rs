@@ -433,9 +433,11 @@ fn render_context(out: &mut String, c: &'static ContextLayout) {
             None => "any".to_string(),
         };
         let role = match m.role {
-            Some(ContextRole::TextEncoding) => " The encoding of length-prefixed text.",
-            Some(ContextRole::IndexWidth(_)) => " The width of these indices.",
-            None => "",
+            Some(ContextRole::TextEncoding) => " The encoding of length-prefixed text.".to_string(),
+            Some(ContextRole::IndexWidth(kind)) => {
+                format!(" Gives the width of the `index ({kind})` fields.")
+            }
+            None => String::new(),
         };
         let _ = writeln!(
             out,

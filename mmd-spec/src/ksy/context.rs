@@ -69,17 +69,21 @@ impl Scope {
 /// context's instances, and the scope after it.
 pub(super) type SwitchForm = (Option<String>, Vec<(String, Y)>, Scope);
 
+/// A parameter of a context: its name, and the switch's argument for it in Kaitai terms
+/// with its flag type when the argument is a flag field.
+type Arg = (&'static str, String, Option<&'static TypeLayout>);
+
 /// Expression environment for a member: its parameters are the switch's arguments,
 /// already in Kaitai terms.
 struct ParamEnv<'a> {
-    args: Vec<(&'static str, String)>,
+    args: Vec<Arg>,
     r: &'a Renderer,
 }
 
 impl Env for ParamEnv<'_> {
     fn field(&self, name: &str) -> Option<(String, Option<&'static TypeLayout>)> {
-        let (_, text) = self.args.iter().find(|(n, _)| *n == name)?;
-        Some((text.clone(), None))
+        let (_, text, flags) = self.args.iter().find(|(n, ..)| *n == name)?;
+        Some((text.clone(), *flags))
     }
     fn ctx_member(&self, _: &str) -> Option<String> {
         None
@@ -91,8 +95,10 @@ impl Env for ParamEnv<'_> {
 
 impl Renderer {
     /// A switch to a declared context after field `name` of type `here` (`fields` are the
-    /// fields up to it, `all` every field of the type): the `valid` expression for the
-    /// switching field, the instances, and the scope after it.
+    /// fields up to it, `all` every field of the type, `taken` the instance ids earlier
+    /// switches of the type gave): the `valid` expression for the switching field, the
+    /// instances, and the scope after it.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn switch(
         &mut self,
         here: &str,
@@ -101,6 +107,7 @@ impl Renderer {
         sw: ContextSwitch,
         scope: &Scope,
         all: &'static [FieldLayout],
+        taken: &[&str],
     ) -> Result<SwitchForm, String> {
         let layout = (sw.layout)();
         if sw.args.len() != layout.params.len() {
@@ -113,35 +120,45 @@ impl Renderer {
         }
         // Arguments in Kaitai terms, once as the type's own fields and once with the
         // switching field as `_` (for its `valid` check).
-        let translate_args =
-            |alias: Option<(&str, &str)>| -> Result<Vec<(&'static str, String)>, String> {
-                let env = FieldEnv {
-                    r: self,
-                    earlier: fields,
-                    scope,
-                    here,
-                    alias,
-                };
-                layout
-                    .params
-                    .iter()
-                    .zip(sw.args)
-                    .map(|(p, a)| Ok((p.name, expr::translate(&env, a)?)))
-                    .collect()
+        let translate_args = |alias: Option<(&str, &str)>| -> Result<Vec<Arg>, String> {
+            let env = FieldEnv {
+                r: self,
+                earlier: fields,
+                scope,
+                here,
+                alias,
             };
+            layout
+                .params
+                .iter()
+                .zip(sw.args)
+                .map(|(p, a)| {
+                    // A flag field passed as it is keeps its flag type, so that members
+                    // may test its bits.
+                    match env.field(a.trim().trim_start_matches('*').trim()) {
+                        Some((text, Some(flags))) => Ok((p.name, text, Some(flags))),
+                        _ => Ok((p.name, expr::translate(&env, a)?, None)),
+                    }
+                })
+                .collect()
+        };
         let args = translate_args(None)?;
         let checked = translate_args(Some((name, "_")))?;
         // Instance ids: the member names, all prefixed with the context's name when one of
-        // them is also a field of this type.
-        let clash = layout
-            .members
-            .iter()
-            .any(|m| all.iter().any(|f| f.name == m.name));
-        let prefix = if clash {
-            format!("{}_", super::snake(layout.name))
-        } else {
-            String::new()
+        // them is also a field of this type or an instance of an earlier switch (then with
+        // a number too, when that is taken as well).
+        let clash = |prefix: &str| {
+            layout.members.iter().any(|m| {
+                let id = format!("{prefix}{}", m.name);
+                all.iter().any(|f| f.name == id) || taken.contains(&id.as_str())
+            })
         };
+        let base = super::snake(layout.name);
+        let prefix = std::iter::once(String::new())
+            .chain(std::iter::once(format!("{base}_")))
+            .chain((2..).map(|n| format!("{base}{n}_")))
+            .find(|p| !clash(p))
+            .unwrap_or_default();
         let mut instances = Vec::new();
         let mut ids = Vec::new();
         let mut valid = Vec::new();

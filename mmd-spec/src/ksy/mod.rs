@@ -12,7 +12,7 @@
 //!   then one field per variant, `if:` the tag names it; an enum whose tag the enclosing
 //!   record computes takes it as a parameter (`bone_tail(flags.tail_is_bone)`);
 //! * a flag type: the raw integer `bits` and one boolean instance per named bit;
-//! * a leaf type, by what it says it is ([`LeafKind`](mmd_formats::layout::LeafKind)):
+//! * a leaf type, by what it says it is ([`LeafKind`]):
 //!   length-prefixed text (a type with the length and the text, its encoding switched on
 //!   the context member that declares it), fixed-length text (`str` with `size`,
 //!   `terminator` and `encoding`), an index (a switch on the context member that declares
@@ -35,7 +35,10 @@ use crate::expr::{self, bit_id, Env};
 use crate::yaml::{doc_entry, write_map, Y};
 use crate::Spec;
 use context::Scope;
-use mmd_formats::layout::{Body, FieldLayout, Prim, TagSource, TypeLayout, VariantLayout};
+use mmd_formats::layout::{
+    Body, FieldLayout, LeafKind, Presence, Prim, Repeat, Shape, TagSource, TypeLayout,
+    VariantLayout,
+};
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
 
@@ -162,6 +165,11 @@ impl Env for FieldEnv<'_> {
         self.r.ctx_ref(self.scope.owner()?, self.here, &id).ok()
     }
 
+    fn ctx_unreachable(&self, path: &str) -> Option<String> {
+        let (id, _) = self.scope.member(path)?;
+        self.r.ctx_ref(self.scope.owner()?, self.here, &id).err()
+    }
+
     fn flags_type(&self, name: &str) -> Option<&'static TypeLayout> {
         self.r
             .all
@@ -191,6 +199,67 @@ fn collect(ty: &'static TypeLayout, all: &mut HashMap<&'static str, &'static Typ
         }
         Body::Flags { .. } | Body::Opaque => {}
     }
+}
+
+/// True when rendering `l` reads the context in force: it (or a type it holds) has an
+/// index or text leaf, or an expression over `ctx`. `seen` guards against cycles.
+fn uses_context(l: &'static TypeLayout, seen: &mut Vec<&'static str>) -> bool {
+    if seen.contains(&l.name) {
+        return false;
+    }
+    seen.push(l.name);
+    fn mentions_ctx(e: &str) -> bool {
+        e.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| w == "ctx")
+    }
+    fn shape_uses(s: Shape, seen: &mut Vec<&'static str>) -> bool {
+        match s {
+            Shape::Leaf(leaf) => {
+                matches!(leaf.kind, LeafKind::Index { .. } | LeafKind::Text { .. })
+            }
+            Shape::Array { elem, .. } => shape_uses(elem(), seen),
+            Shape::Type(t) => uses_context(t, seen),
+            Shape::Prim(_) | Shape::Opaque => false,
+        }
+    }
+    let field_uses = |f: &FieldLayout, seen: &mut Vec<&'static str>| {
+        let exprs = [
+            match f.presence {
+                Presence::If(c) | Presence::IfUnlessEof(c) => Some(c),
+                Presence::Always | Presence::UnlessEof => None,
+            },
+            match f.repeat {
+                Repeat::Len(e) => Some(e),
+                _ => None,
+            },
+            f.select,
+            f.switch_ctx.filter(|_| f.context.is_none()),
+        ];
+        exprs.into_iter().flatten().any(mentions_ctx) || shape_uses((f.shape)(), seen)
+    };
+    match &l.body {
+        Body::Struct(fields) => fields.iter().any(|f| field_uses(f, seen)),
+        Body::Enum { variants, .. } => variants
+            .iter()
+            .any(|v| v.fields.iter().any(|f| field_uses(f, seen))),
+        Body::Flags { .. } => false,
+        // Rendered as an error whatever the context.
+        Body::Opaque => false,
+    }
+}
+
+/// The `seq` entry of a fixed signature.
+fn magic_entry(m: &[u8]) -> Y {
+    let contents = if m.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+        Y::s(String::from_utf8_lossy(m).into_owned())
+    } else {
+        Y::Seq(m.iter().map(|b| Y::p(format!("{b:#04x}"))).collect())
+    };
+    Y::Map(entries(vec![
+        ("id", Y::p("magic")),
+        ("contents", contents),
+        ("doc", Y::Doc("The file signature.".into())),
+    ]))
 }
 
 /// `s` as an operand of `and`: parenthesised unless it is a plain name or path
@@ -243,8 +312,15 @@ impl Renderer {
 
     fn layout_type(&mut self, l: &'static TypeLayout, scope: &Scope) -> String {
         let id = snake(l.name);
+        // A type that reads nothing of the context renders alike under any: one type,
+        // whatever context its uses are under.
+        let scope = if uses_context(l, &mut Vec::new()) {
+            scope.clone()
+        } else {
+            Scope::none()
+        };
         if self.claim(&id, format!("{} with context {}", l.name, scope.key())) {
-            self.queue.push_back((l, scope.clone()));
+            self.queue.push_back((l, scope));
         }
         id
     }
@@ -260,18 +336,7 @@ impl Renderer {
     ) -> (Vec<Y>, Vec<(String, Y)>) {
         let mut seq = Vec::new();
         let mut instances = Vec::new();
-        if let Some(m) = magic {
-            let contents = if m.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
-                Y::s(String::from_utf8_lossy(m).into_owned())
-            } else {
-                Y::Seq(m.iter().map(|b| Y::p(format!("{b:#04x}"))).collect())
-            };
-            seq.push(Y::Map(entries(vec![
-                ("id", Y::p("magic")),
-                ("contents", contents),
-                ("doc", Y::Doc("The file signature.".into())),
-            ])));
-        }
+        seq.extend(magic.map(magic_entry));
         let mut scope = start.clone();
         for (i, f) in fields.iter().enumerate() {
             let at = format!("{type_name}.{}", f.name);
@@ -287,7 +352,11 @@ impl Renderer {
             match (f.switch_ctx, f.context) {
                 (_, Some(sw)) => {
                     let here_fields = &fields[..=i];
-                    match self.switch(here, f.name, here_fields, sw, &scope, fields) {
+                    let taken: Vec<&str> = instances
+                        .iter()
+                        .map(|(k, _): &(String, Y)| k.as_str())
+                        .collect();
+                    match self.switch(here, f.name, here_fields, sw, &scope, fields, &taken) {
                         Ok((valid, inst, next)) => {
                             if let (Some(v), Some(Y::Map(last))) = (valid, seq.last_mut()) {
                                 last.push(("valid".into(), Y::map(vec![("expr", Y::s(v))])));
@@ -321,7 +390,8 @@ impl Renderer {
         scope: &Scope,
     ) -> Vec<(String, Y)> {
         let mut body = Vec::new();
-        let mut seq = Vec::new();
+        // The signature comes first, before the tag (as the reader reads it).
+        let mut seq: Vec<Y> = ty.magic.map(magic_entry).into_iter().collect();
         let (tag_id, read) = match tag {
             TagSource::Read { prim: p, name, .. } => {
                 let tag_id = ident(name);

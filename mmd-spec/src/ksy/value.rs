@@ -42,9 +42,11 @@ impl Renderer {
                 if matches!(inner, Shape::Prim(Prim::U8)) {
                     return Ok(Elem::plain(entries(vec![("size", Y::p(len))]), None));
                 }
-                let e = self.elem(inner, select, at)?;
+                let mut e = self.elem(inner, select, at)?;
                 if e.fixed_repeat.is_some() {
-                    return Err("nested arrays are not supported".to_string());
+                    // An array of arrays: each inner array is a helper type.
+                    let h = self.array_type(inner, select, at, e)?;
+                    e = Elem::plain(entries(vec![("type", Y::p(&h))]), Some(h));
                 }
                 Ok(Elem {
                     entries: e.entries,
@@ -263,6 +265,32 @@ impl Renderer {
         Ok(id)
     }
 
+    /// The helper type holding the fixed-size array `shape`, whose form at `at` is `e`: the
+    /// array is rendered again as seen from inside the helper, so that what its values
+    /// refer to (a context member of the record) is reached from there.
+    fn array_type(
+        &mut self,
+        shape: Shape,
+        select: Option<&str>,
+        at: Place<'_>,
+        e: Elem,
+    ) -> Result<String, String> {
+        let n = e
+            .fixed_repeat
+            .ok_or("an array helper for a value that is not an array")?;
+        let id = e
+            .helper_name
+            .ok_or("an array of this type cannot be repeated")?;
+        let inside = self.elem(shape, select, Place { here: &id, ..at })?;
+        self.array_helper(
+            Elem {
+                fixed_repeat: None,
+                ..inside
+            },
+            n,
+        )
+    }
+
     /// The attributes of one field (one, or a count and the field).
     pub(super) fn field_attrs(
         &mut self,
@@ -316,17 +344,11 @@ impl Renderer {
         }
         let e = self.elem((f.shape)(), f.select, at)?;
         // The element with its own fixed repeat, or a helper type when it is repeated.
-        let repeated = |r: &mut Self, e: Elem| -> Result<Vec<(String, Y)>, String> {
+        let repeated = |r: &mut Self, e: Elem, at: Place<'_>| -> Result<Vec<(String, Y)>, String> {
             match e.fixed_repeat {
                 None => Ok(e.entries),
-                Some(n) => {
-                    let h = r.array_helper(
-                        Elem {
-                            fixed_repeat: None,
-                            ..e
-                        },
-                        n,
-                    )?;
+                Some(_) => {
+                    let h = r.array_type((f.shape)(), f.select, at, e)?;
                     Ok(entries(vec![("type", Y::p(h))]))
                 }
             }
@@ -352,7 +374,7 @@ impl Renderer {
                 };
                 let n = translate(&env, len)?;
                 let mut m = vec![("id".to_string(), Y::p(id))];
-                m.extend(repeated(self, e)?);
+                m.extend(repeated(self, e, at)?);
                 m.push(("repeat".into(), Y::p("expr")));
                 m.push(("repeat-expr".into(), Y::s(n)));
                 Ok(vec![Y::Map(with_doc(with_cond(m), doc))])
@@ -373,12 +395,20 @@ impl Renderer {
                     }
                     m
                 };
-                let items = repeated(self, e)?;
                 if eof {
                     // Absent at the end of the file, count included: wrap count and
-                    // items so that "absent" and "count 0" stay different.
-                    let block = format!("{id}_block");
-                    if self.claim(&block, format!("block of {here}.{id}")) {
+                    // items so that "absent" and "count 0" stay different. The items are
+                    // rendered as seen from inside the block.
+                    let what = format!("block of {here}.{id}");
+                    let mut block = format!("{id}_block");
+                    if self.claims.get(&block).is_some_and(|w| *w != what) {
+                        // Another record has a block of that name.
+                        block = format!("{here}_{id}_block");
+                    }
+                    let inside = Place { here: &block, ..at };
+                    let e = self.elem((f.shape)(), f.select, inside)?;
+                    let items = repeated(self, e, inside)?;
+                    if self.claim(&block, what) {
                         let mut c = count("count");
                         c.extend(doc_entry(&format!("The {count_ty} count of `{id}`.")));
                         let mut it = vec![("id".to_string(), Y::p("items"))];
@@ -395,6 +425,7 @@ impl Renderer {
                     let m = entries(vec![("id", Y::p(id)), ("type", Y::p(&block))]);
                     return Ok(vec![Y::Map(with_doc(with_cond(m), doc))]);
                 }
+                let items = repeated(self, e, at)?;
                 let num = format!("num_{id}");
                 let c = with_doc(
                     with_cond(count(&num)),

@@ -1,0 +1,734 @@
+//! Grammar features our own formats do not use, rendered for small made-up formats and run
+//! through the real Kaitai compiler: the parser must read each hand-written sample to its
+//! last byte into exactly the tree `mmd_spec::ksy::expected_tree` predicts from our reader
+//! (the same cross-check as `kaitai_tree.rs`, for a downstream crate's shapes).
+//!
+//! Needs Node.js and `npm ci --prefix mmd-spec/kaitai-check`; without them each test says
+//! it skipped and passes, unless `MMD_KAITAI=require`.
+
+use mmd_formats::codec::Decode;
+use mmd_formats::file::decode_all;
+use mmd_formats::layout::Describe;
+use mmd_formats::walk::{Value as Walked, Walk};
+use mmd_formats::{Index, Mmd, MmdContext};
+use mmd_spec::{render_ksy, Spec};
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn checker() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("kaitai-check");
+    let ready = dir.join("node_modules/kaitai-struct-compiler").is_dir()
+        && Command::new("node")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+    if ready {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("MMD_KAITAI").as_deref() != Ok("require"),
+        "MMD_KAITAI=require but Node.js or {}/node_modules is missing",
+        dir.display()
+    );
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped: needs Node.js and `npm ci --prefix mmd-spec/kaitai-check`"
+    );
+    None
+}
+
+/// Renders `T`'s grammar, parses every sample with the compiled parser and compares the
+/// trees; panics with every difference.
+fn cross_check<T: Decode<()> + Walk + Describe>(name: &str, samples: &[&[u8]]) {
+    let spec = Spec::of::<T>().unwrap();
+    let ksy = render_ksy(&spec).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let Some(dir) = checker() else { return };
+    let tmp = std::env::temp_dir().join(format!("mmd-kaitai-edges-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let grammar = tmp.join(format!("{}.ksy", spec.id));
+    std::fs::write(&grammar, &ksy).unwrap();
+    let mut files = Vec::new();
+    let mut expected = Vec::new();
+    for (i, bytes) in samples.iter().enumerate() {
+        let path = tmp.join(format!("sample{i}.bin"));
+        std::fs::write(&path, bytes).unwrap();
+        let value: T = decode_all(bytes, &()).unwrap_or_else(|e| panic!("sample {i}: {e}"));
+        let tree = mmd_spec::ksy::expected_tree(&Walked::of(&value), spec.root)
+            .unwrap_or_else(|e| panic!("sample {i}: {e}"));
+        expected.push(serde_json::from_str::<Value>(&tree).unwrap());
+        files.push(path);
+    }
+    let out = Command::new("node")
+        .arg(dir.join("tree.js"))
+        .arg(&grammar)
+        .args(&files)
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let _ = std::fs::remove_dir_all(&tmp);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines.len(),
+        files.len(),
+        "{name}: the grammar does not compile:\n{}\n{ksy}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (i, (line, ours)) in lines.iter().zip(&expected).enumerate() {
+        let r: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(
+            r["ok"],
+            Value::Bool(true),
+            "{name}, sample {i}: {}\n{ksy}",
+            r["error"]
+        );
+        assert_eq!(&r["tree"], ours, "{name}, sample {i}\n{ksy}");
+    }
+}
+
+mmd_formats::index_kind! {
+    /// Joints of a made-up skeleton.
+    pub struct Joint = "joint";
+}
+type JointIndex = Index<Joint>;
+
+/// A one-byte header: the joint index width.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct WidthHeader {
+    /// 1, 2 or 4.
+    width: u8,
+}
+
+/// The joint width, from the header.
+#[derive(MmdContext, Debug, Clone, Copy, PartialEq)]
+#[mmd(from(header: WidthHeader))]
+struct WidthCtx {
+    /// The joint index width.
+    #[mmd(from = header.width, valid = [1, 2, 4], index_width = JointIndex)]
+    width: u8,
+}
+
+// ---- an enum with a signature ----
+
+/// A chunk: the signature `CK`, then a kind byte.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(magic = b"CK", tag = u8, name = "chunk kind")]
+enum Chunk {
+    /// 0: nothing.
+    #[mmd(tag = 0)]
+    Empty,
+    /// 1: a word.
+    #[mmd(tag = 1)]
+    Word(u16),
+}
+
+/// A file holding one chunk.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(file(id = "chunked", title = "Chunked", application = "tests"))]
+struct Chunked {
+    /// The chunk.
+    chunk: Chunk,
+    /// A byte after it.
+    after: u8,
+}
+
+#[test]
+fn an_enum_with_a_signature_keeps_it_in_the_grammar() {
+    cross_check::<Chunked>(
+        "chunked",
+        &[&[b'C', b'K', 1, 0x34, 0x12, 7], &[b'C', b'K', 0, 9]],
+    );
+}
+
+// ---- indices inside helper types ----
+
+/// Pairs of joints after the header that declares their width.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "pairs", title = "Pairs", application = "tests"))]
+struct Pairs {
+    /// The width.
+    #[mmd(context = WidthCtx(header))]
+    header: WidthHeader,
+    /// Joint pairs, a u8 count first.
+    #[mmd(count = u8)]
+    pairs: Vec<[JointIndex; 2]>,
+}
+
+#[test]
+fn indices_in_a_repeated_array_read_their_width() {
+    cross_check::<Pairs>(
+        "pairs",
+        &[&[2, 2, 1, 0, 0xff, 0xff, 2, 0, 3, 0], &[1, 1, 5, 6]],
+    );
+}
+
+/// Joints that may be absent at the end of the file.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "tail", title = "Tail", application = "tests"))]
+struct Tail {
+    /// The width.
+    #[mmd(context = WidthCtx(header))]
+    header: WidthHeader,
+    /// Joints, a u8 count first; absent when the file ends after the header.
+    #[mmd(unless_eof, count = u8)]
+    joints: Option<Vec<JointIndex>>,
+}
+
+#[test]
+fn indices_in_a_block_absent_at_eof_read_their_width() {
+    cross_check::<Tail>("tail", &[&[1, 2, 5, 0xff], &[2, 0], &[4]]);
+}
+
+// ---- two switches in one record ----
+
+/// The joint width, from a byte.
+#[derive(MmdContext, Debug, Clone, Copy, PartialEq)]
+#[mmd(from(byte: u8))]
+struct ByteWidthCtx {
+    /// The joint index width.
+    #[mmd(from = *byte, valid = [1, 2, 4], index_width = JointIndex)]
+    width: u8,
+}
+
+/// Two sections, each with its own width.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "two_sections", title = "Two sections", application = "tests"))]
+struct TwoSections {
+    /// The first section's width.
+    #[mmd(context = WidthCtx(first))]
+    first: WidthHeader,
+    /// A joint at the first width.
+    a: JointIndex,
+    /// The second section's width.
+    #[mmd(context = ByteWidthCtx(second))]
+    second: u8,
+    /// A joint at the second width.
+    b: JointIndex,
+}
+
+#[test]
+fn a_record_may_switch_twice() {
+    cross_check::<TwoSections>("two_sections", &[&[1, 5, 2, 6, 0], &[2, 1, 0, 1, 0xff]]);
+}
+
+// ---- a plain type on both sides of a switch ----
+
+/// A point: no index, no text, nothing that needs a context.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct Point {
+    /// x.
+    x: i8,
+    /// y.
+    y: i8,
+}
+
+/// A header with a point in it, then a point and a joint after the switch.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "points", title = "Points", application = "tests"))]
+struct Points {
+    /// Where it starts.
+    origin: Point,
+    /// The width.
+    #[mmd(context = WidthCtx(header))]
+    header: WidthHeader,
+    /// Where it ends.
+    target: Point,
+    /// The joint.
+    joint: JointIndex,
+}
+
+#[test]
+fn a_plain_type_may_be_used_before_and_after_a_switch() {
+    cross_check::<Points>("points", &[&[1, 2, 1, 3, 4, 0xff]]);
+}
+
+// ---- a context switched below the root ----
+
+/// Flags from a byte.
+#[derive(MmdContext, Debug, Clone, Copy, PartialEq)]
+#[mmd(from(byte: u8))]
+struct ExtraCtx {
+    /// True when the byte is not 0.
+    #[mmd(from = *byte != 0)]
+    extra: bool,
+}
+
+/// A record read with [`ExtraCtx`].
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = ExtraCtx)]
+struct Item {
+    /// Present when the context says so.
+    #[mmd(if = ctx.extra)]
+    value: Option<u8>,
+}
+
+/// A section that switches the context for its items.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = ())]
+struct Section {
+    /// Whether items carry a value.
+    #[mmd(context = ExtraCtx(mode))]
+    mode: u8,
+    /// One item.
+    item: Item,
+}
+
+/// A file with one section.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(file(id = "sections", title = "Sections", application = "tests"))]
+struct Sections {
+    /// The section.
+    section: Section,
+}
+
+#[test]
+fn a_context_switched_below_the_root_is_refused_with_its_reason() {
+    let e = render_ksy(&Spec::of::<Sections>().unwrap()).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("only a context of the root type can be reached from other types"),
+        "{text}"
+    );
+}
+
+// ---- a context computed from a flag field ----
+
+mmd_formats::mmd_flags! {
+    /// Header flags.
+    pub struct HeaderFlags(u8) {
+        /// 0x01: joints are 2 bytes wide, else 1.
+        const WIDE = 0x01;
+    }
+}
+
+/// The joint width, from the header flags.
+#[derive(MmdContext, Debug, Clone, Copy, PartialEq)]
+#[mmd(from(flags: HeaderFlags))]
+struct FlagWidthCtx {
+    /// The joint index width: 2 when `WIDE` is set, else 1.
+    #[mmd(
+        from = if flags.contains(HeaderFlags::WIDE) { 2 } else { 1 },
+        valid = [1, 2],
+        index_width = JointIndex
+    )]
+    width: u8,
+}
+
+/// Flags, then a joint at the width they say.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "flagged", title = "Flagged", application = "tests"))]
+struct Flagged {
+    /// The flags.
+    #[mmd(context = FlagWidthCtx(flags))]
+    flags: HeaderFlags,
+    /// A joint.
+    joint: JointIndex,
+}
+
+#[test]
+fn a_context_may_be_computed_from_a_flag_field() {
+    cross_check::<Flagged>("flagged", &[&[1, 0x34, 0x12], &[0, 0xff], &[0x81, 0, 0]]);
+}
+
+// ---- shapes our formats do not use ----
+
+/// A payload chosen by a tag byte.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(tag = u8, name = "payload kind")]
+enum Payload {
+    /// 0: nothing.
+    #[mmd(tag = 0)]
+    Nothing,
+    /// 1: words, a u8 count first.
+    #[mmd(tag = 1)]
+    Words(#[mmd(count = u8)] Vec<u16>),
+    /// 2: a grid and a note.
+    #[mmd(tag = 2)]
+    Grid {
+        /// 2 x 2 bytes.
+        cells: [[u8; 2]; 2],
+        /// Notes, absent when the record ends the file.
+        #[mmd(unless_eof, count = u8)]
+        notes: Option<Vec<i8>>,
+    },
+}
+
+/// A shape chosen by the record's `kind` byte (no tag of its own).
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(selected_by = u8, name = "shape kind")]
+enum Shape {
+    /// 1: a radius.
+    #[mmd(tag = 1)]
+    Circle(f32),
+    /// 2: two sides.
+    #[mmd(tag = 2)]
+    Rect {
+        /// Width.
+        w: u16,
+        /// Height.
+        h: u16,
+    },
+}
+
+/// The tail of the file: joints at the header's width, absent when the file ends first.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = WidthCtx)]
+struct Extension {
+    /// As many bytes as the joint width.
+    #[mmd(len = ctx.width)]
+    pad: Vec<u8>,
+    /// Joints, a u8 count first; absent at the end of the file.
+    #[mmd(unless_eof, count = u8)]
+    joints: Option<Vec<i16>>,
+}
+
+/// Every shape at once.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "sink", title = "Sink", application = "tests"))]
+struct Sink {
+    /// The width.
+    #[mmd(context = WidthCtx(header))]
+    header: WidthHeader,
+    /// Which shape follows.
+    kind: u8,
+    /// The shape.
+    #[mmd(select = *kind)]
+    shape: Shape,
+    /// The payload.
+    payload: Payload,
+    /// The rest.
+    ext: Extension,
+}
+
+#[test]
+fn shapes_our_formats_do_not_use_read_alike() {
+    #[rustfmt::skip]
+    let samples: [&[u8]; 3] = [
+        &[
+            2,                      // width 2
+            1, 0, 0, 0x80, 0x3f,    // kind 1: Circle(1.0)
+            1, 2, 0x34, 0x12, 7, 0, // payload Words [0x1234, 7]
+            9, 9,                   // pad: 2 bytes
+            2, 0xff, 0xff, 1, 0,    // joints [-1, 1]
+        ],
+        &[
+            1,                      // width 1
+            2, 3, 0, 4, 0,          // kind 2: Rect 3 x 4
+            2, 1, 2, 3, 4,          // payload Grid [[1, 2], [3, 4]]
+            0,                      //   notes: 0 of them
+            5,                      // pad: 1 byte
+            0,                      // joints: 0 of them
+        ],
+        &[
+            4,                      // width 4
+            1, 0, 0, 0, 0,          // kind 1: Circle(0.0)
+            2, 1, 2, 3, 4,          // payload Grid
+            1, 0xfe,                //   notes [-2]
+            1, 2, 3, 4,             // pad: 4 bytes; joints absent
+        ],
+    ];
+    cross_check::<Sink>("sink", &samples);
+}
+
+/// A nested array of numbers wider than a byte.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(file(id = "matrix", title = "Matrix", application = "tests"))]
+struct Matrix {
+    /// 3 rows of 2 values.
+    rows: [[i16; 2]; 3],
+}
+
+#[test]
+fn a_nested_array_has_a_grammar() {
+    cross_check::<Matrix>("matrix", &[&[1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 0xff, 0xff]]);
+}
+
+// ---- two blocks of the same name ----
+
+/// A record whose names may be absent at the end of the file.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct Left {
+    /// Names, absent when the file ends first.
+    #[mmd(unless_eof, count = u8)]
+    names: Option<Vec<u8>>,
+}
+
+/// Another record with a field of the same name.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct Right {
+    /// Names, absent when the file ends first.
+    #[mmd(unless_eof, count = u8)]
+    names: Option<Vec<u16>>,
+}
+
+/// A choice of the two.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(tag = u8, name = "side")]
+enum Side {
+    /// 0: left.
+    #[mmd(tag = 0)]
+    L(Left),
+    /// 1: right.
+    #[mmd(tag = 1)]
+    R(Right),
+}
+
+/// One side.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(file(id = "sides", title = "Sides", application = "tests"))]
+struct Sides {
+    /// The side.
+    side: Side,
+}
+
+#[test]
+fn two_records_may_have_blocks_of_the_same_name() {
+    cross_check::<Sides>("sides", &[&[0, 2, 7, 8], &[1, 1, 0x34, 0x12], &[1]]);
+}
+
+// ---- numbers past 2^53 ----
+
+/// A 64-bit number.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(file(id = "wide", title = "Wide", application = "tests"))]
+struct Wide {
+    /// Any u64.
+    big: u64,
+}
+
+#[test]
+#[ignore = "review: Kaitai's JavaScript runtime reads u8/s8 into a double, so tree.js prints 64-bit values past 2^53 rounded, and a tree compared exactly (as the downstream crate's cross-check does) differs from ours"]
+fn a_64_bit_value_compares_exactly() {
+    cross_check::<Wide>("wide", &[&0x0123_4567_89ab_cdefu64.to_le_bytes()]);
+}
+
+/// Arrays of arrays of joints, and arrays of joints absent at the end of the file.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "grids", title = "Grids", application = "tests"))]
+struct Grids {
+    /// The width.
+    #[mmd(context = WidthCtx(header))]
+    header: WidthHeader,
+    /// 2 x 2 joints, a u8 count first.
+    #[mmd(count = u8)]
+    grids: Vec<[[JointIndex; 2]; 2]>,
+    /// Joint pairs, a u8 count first; absent at the end of the file.
+    #[mmd(unless_eof, count = u8)]
+    pairs: Option<Vec<[JointIndex; 2]>>,
+}
+
+#[test]
+fn indices_in_nested_helper_types_read_their_width() {
+    cross_check::<Grids>(
+        "grids",
+        &[
+            &[1, 1, 1, 2, 3, 4, 1, 5, 6],
+            &[2, 1, 1, 0, 2, 0, 3, 0, 0xff, 0xff],
+        ],
+    );
+}
+
+// ---- a context computed from a sequence ----
+
+/// One entry of a table.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct Entry {
+    /// A tag byte.
+    tag: u8,
+    /// The entry's value.
+    x: u8,
+}
+
+/// The joint width, from entry 1 of a table.
+#[derive(MmdContext, Debug, Clone, Copy, PartialEq)]
+#[mmd(from(entries: [Entry]))]
+struct EntriesCtx {
+    /// Entry 1's value.
+    #[mmd(from = entries[1].x, valid = [1, 2, 4], index_width = JointIndex)]
+    width: u8,
+}
+
+/// A table, then a joint at the width its entry 1 gives.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "table", title = "Table", application = "tests"))]
+struct Table {
+    /// The entries, a u8 count first.
+    #[mmd(count = u8, context = EntriesCtx(entries))]
+    entries: Vec<Entry>,
+    /// A joint.
+    joint: JointIndex,
+}
+
+#[test]
+#[ignore = "review: the members' `valid` check goes on the switching field with the field as `_`, but Kaitai checks `valid` of a repeated attribute per element, so `_[1].x` is applied to one entry (the compiler refuses it); a repeated switching field needs the check after the whole sequence"]
+fn a_context_may_be_computed_from_a_sequence() {
+    cross_check::<Table>(
+        "table",
+        &[&[2, 0, 9, 1, 2, 0xff, 0xff], &[3, 0, 0, 0, 1, 0, 0, 7]],
+    );
+}
+
+// ---- value lists of negative and float literals; an encoding member of type u8 ----
+
+/// A header: an encoding byte, a signed delta and a scale.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct TunedHeader {
+    /// 0 = UTF-16LE, 1 = UTF-8, anything else kept undecoded.
+    enc: u8,
+    /// -1, 0 or 1.
+    delta: i8,
+    /// 0.5 or 2.0.
+    scale: f32,
+}
+
+/// The context of a tuned file.
+#[derive(MmdContext, Debug, Clone, Copy, PartialEq)]
+#[mmd(from(header: TunedHeader))]
+struct TunedCtx {
+    /// The text encoding, kept as the byte.
+    #[mmd(from = header.enc, text_encoding)]
+    enc: u8,
+    /// The delta.
+    #[mmd(from = header.delta, valid = [-1, 0, 1])]
+    delta: i8,
+    /// The scale.
+    #[mmd(from = header.scale, valid = [0.5, 2.0])]
+    scale: f32,
+}
+
+/// A record read with the tuned context.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = TunedCtx)]
+struct Named {
+    /// A name.
+    name: mmd_formats::PmxText,
+    /// Present when the delta is negative.
+    #[mmd(if = ctx.delta < 0)]
+    back: Option<u8>,
+}
+
+/// A tuned file.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "tuned", title = "Tuned", application = "tests"))]
+struct Tuned {
+    /// The header.
+    #[mmd(context = TunedCtx(header))]
+    header: TunedHeader,
+    /// One record.
+    named: Named,
+}
+
+#[test]
+fn negative_and_float_value_lists_and_a_byte_encoding_read_alike() {
+    #[rustfmt::skip]
+    let samples: [&[u8]; 3] = [
+        &[1, 0xff, 0, 0, 0, 0x3f, 2, 0, 0, 0, b'h', b'i', 9], // UTF-8, delta -1, scale 0.5
+        &[0, 1, 0, 0, 0, 0x40, 2, 0, 0, 0, b'h', 0],         // UTF-16LE, delta 1, scale 2.0
+        &[7, 0, 0, 0, 0, 0x40, 1, 0, 0, 0, 0xfe],            // encoding 7: kept as bytes
+    ];
+    cross_check::<Tuned>("tuned", &samples);
+}
+
+// ---- `len()` and `starts_with` on bytes ----
+
+/// A header: a fixed tag, then bytes with a u8 count.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct TaggedHeader {
+    /// Four bytes.
+    tag: [u8; 4],
+    /// Bytes, a u8 count first.
+    #[mmd(count = u8)]
+    raw: Vec<u8>,
+}
+
+/// Lengths of the header's bytes.
+#[derive(MmdContext, Debug, Clone, Copy, PartialEq)]
+#[mmd(from(header: TaggedHeader))]
+struct LenCtx {
+    /// The tag's length (4).
+    #[mmd(from = header.tag.len())]
+    tag_len: usize,
+    /// How many raw bytes.
+    #[mmd(from = header.raw.len())]
+    raw_len: usize,
+}
+
+/// The header, then as many bytes as the tag is long.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "lens", title = "Lens", application = "tests"))]
+struct Lens {
+    /// The header.
+    #[mmd(context = LenCtx(header))]
+    header: TaggedHeader,
+    /// `tag_len` bytes.
+    #[mmd(len = ctx.tag_len)]
+    body: Vec<u8>,
+    /// `raw_len` bytes.
+    #[mmd(len = ctx.raw_len)]
+    tail: Vec<u8>,
+}
+
+#[test]
+fn lengths_of_bytes_and_byte_sequences_read_alike() {
+    cross_check::<Lens>(
+        "lens",
+        &[
+            &[1, 2, 3, 4, 2, 8, 9, 1, 2, 3, 4, 5, 6],
+            &[1, 2, 3, 4, 0, 1, 2, 3, 4],
+        ],
+    );
+}
+
+/// Whether the header's counted bytes start with `ab`.
+#[derive(MmdContext, Debug, Clone, Copy, PartialEq)]
+#[mmd(from(header: TaggedHeader))]
+struct PrefixCtx {
+    /// True when `raw` starts with `ab`.
+    #[mmd(from = header.raw.starts_with(b"ab"))]
+    ab: bool,
+}
+
+/// The header, then a byte when its bytes start with `ab`.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "prefix", title = "Prefix", application = "tests"))]
+struct Prefix {
+    /// The header.
+    #[mmd(context = PrefixCtx(header))]
+    header: TaggedHeader,
+    /// Present after `ab`.
+    #[mmd(if = ctx.ab)]
+    x: Option<u8>,
+}
+
+#[test]
+#[ignore = "review: `starts_with` is rendered as `.to_s(...)`, which Kaitai has for bytes (`[u8; N]`, `rest`) but not for a counted or length-given `Vec<u8>`, rendered as an array of u1; the compiler refuses the grammar"]
+fn starts_with_on_a_counted_byte_sequence() {
+    cross_check::<Prefix>(
+        "prefix",
+        &[&[1, 2, 3, 4, 2, b'a', b'b', 9], &[1, 2, 3, 4, 0]],
+    );
+}
+
+// ---- an argument that is an expression ----
+
+/// Half the joint width, then a joint at twice that.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "doubled", title = "Doubled", application = "tests"))]
+struct Doubled {
+    /// Half the width.
+    #[mmd(context = ByteWidthCtx(*half * 2))]
+    half: u8,
+    /// A joint.
+    joint: JointIndex,
+}
+
+#[test]
+fn a_context_argument_may_be_an_expression() {
+    cross_check::<Doubled>("doubled", &[&[1, 0xfe, 0xff], &[2, 1, 0, 0, 0]]);
+    let e = decode_all::<Doubled, _>(&[3, 0], &()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "half: width 6 at 0x0 (expected a width of 1, 2 or 4)"
+    );
+}
