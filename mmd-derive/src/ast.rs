@@ -80,6 +80,16 @@ pub enum Presence {
     IfUnlessEof(Expr),
 }
 
+impl Presence {
+    /// The condition, when there is one.
+    pub fn condition(&self) -> Option<&Expr> {
+        match self {
+            Presence::If(c) | Presence::IfUnlessEof(c) => Some(c),
+            Presence::Always | Presence::UnlessEof => None,
+        }
+    }
+}
+
 /// How many values a field holds.
 #[derive(Clone)]
 pub enum Repeat {
@@ -87,6 +97,16 @@ pub enum Repeat {
     Count(Type),
     Len(Expr),
     Rest,
+}
+
+impl Repeat {
+    /// The length expression, when there is one.
+    pub fn len_expr(&self) -> Option<&Expr> {
+        match self {
+            Repeat::Len(e) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// A field's checked shape: presence, repetition and the type of one value.

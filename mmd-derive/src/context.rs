@@ -16,10 +16,9 @@ use crate::ast::{expr_text, type_text};
 use crate::attr::{self, Attrs, Place};
 use crate::ctxt::Ctxt;
 use crate::paths::Paths;
-use crate::place::{as_place, first_place, seg_tokens};
+use crate::place::{first_place, seg_tokens};
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote};
-use syn::visit_mut::VisitMut;
 use syn::{DeriveInput, Expr, Ident, Type};
 
 struct Member<'a> {
@@ -320,37 +319,6 @@ fn or_list(items: &[String]) -> String {
     }
 }
 
-/// Rewrites `a[i]` into a checked element access that fails with a fault naming the
-/// member and the place, never a panic.
-struct CheckedIndex<'c> {
-    p: &'c Paths,
-    roots: &'c [String],
-    member: &'c str,
-}
-
-impl VisitMut for CheckedIndex<'_> {
-    fn visit_expr_mut(&mut self, e: &mut Expr) {
-        syn::visit_mut::visit_expr_mut(self, e);
-        if let Expr::Index(ix) = e {
-            let rt = self.p.rt.clone();
-            let base = &ix.expr;
-            let index = &ix.index;
-            let (param, segs) = match as_place(base) {
-                Some(pl) => (
-                    self.roots.iter().position(|r| pl.root == r).unwrap_or(0),
-                    pl.segs,
-                ),
-                None => (0, Vec::new()),
-            };
-            let segs = seg_tokens(self.p, &segs);
-            let member = self.member;
-            *e = syn::parse_quote! {
-                (*#rt::element(&(#base), #index, #member, #param, #segs)?)
-            };
-        }
-    }
-}
-
 fn generate(c: &Context) -> TokenStream {
     let p = &c.paths;
     let Paths { rt, ok, err, .. } = p;
@@ -372,13 +340,7 @@ fn generate(c: &Context) -> TokenStream {
         let mty = m.ty;
         let binding = format_ident!("__mmd_m_{}", mident);
         let label = &m.label;
-        let mut from = m.from.clone();
-        CheckedIndex {
-            p,
-            roots: &roots,
-            member: label,
-        }
-        .visit_expr_mut(&mut from);
+        let from = crate::place::checked(p, &m.from, None);
         let check = m.valid.as_ref().map(|valid| {
             let texts: Vec<String> = valid.iter().map(expr_text).collect();
             let expected = m
@@ -406,7 +368,10 @@ fn generate(c: &Context) -> TokenStream {
             }
         });
         stmts.push(quote! {
-            let __mmd_raw = #from;
+            let __mmd_raw = match #from {
+                #ok(__mmd_v) => __mmd_v,
+                #err(__mmd_f) => return #err(__mmd_f.in_context(#label, &[#(#roots),*])),
+            };
             #check
             let #binding: #mty = #rt::FromMember::from_member(__mmd_raw);
         });

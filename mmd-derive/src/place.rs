@@ -1,11 +1,13 @@
 //! Places that expressions read (`header.globals[2]`: the root `header`, then `globals`,
 //! then element 2), shared by the context derive and the records that switch to a context.
 
+use crate::ast::expr_text;
 use crate::paths::Paths;
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use syn::visit::Visit;
-use syn::{Expr, Ident};
+use syn::visit_mut::VisitMut;
+use syn::{BinOp, Expr, Ident};
 
 /// One step of the place an expression reads: a field or a fixed element.
 #[derive(Clone, Debug)]
@@ -118,4 +120,123 @@ pub fn names_in(e: &Expr) -> (Vec<Ident>, Vec<proc_macro2::Span>) {
     let mut n = Names(Vec::new(), Vec::new());
     n.visit_expr(e);
     (n.0, n.1)
+}
+
+/// An expression of the grammar rewritten so that it cannot panic: `a[i]` reads through
+/// `rt::at` and `a + b` (also `-`, `*`, `/`, `%`) through `rt::arith`, each failing with
+/// an `rt::ExprFault` that names the root and place it read. The result is an expression
+/// of type `Result<T, rt::ExprFault>` (a plain `Ok(expr)` when there is nothing to check),
+/// `T` being `want` when given (so that a mistaken type is reported at the expression).
+pub fn checked(p: &Paths, e: &Expr, want: Option<&TokenStream>) -> TokenStream {
+    let Paths {
+        rt, ok, std_result, ..
+    } = p;
+    let mut e = e.clone();
+    let mut c = Checked { p, changed: false };
+    c.visit_expr_mut(&mut e);
+    // With a wanted type the value goes through a typed `let` spanned at the expression,
+    // so that a mistake reads "expected `bool`, found `u8`" there and nowhere else.
+    let value = match want {
+        Some(t) => {
+            let span = syn::spanned::Spanned::span(&e);
+            let t = respan(t.clone(), span);
+            quote::quote_spanned!(span=> { let __mmd_c: #t = #e; __mmd_c })
+        }
+        None => quote!(#e),
+    };
+    let t = want.cloned().unwrap_or_else(|| quote!(_));
+    if c.changed {
+        quote! { (|| -> #std_result<#t, #rt::ExprFault> { #ok(#value) })() }
+    } else {
+        quote! { #ok::<#t, #rt::ExprFault>(#value) }
+    }
+}
+
+struct Checked<'p> {
+    p: &'p Paths,
+    changed: bool,
+}
+
+/// The root name and place tokens of the place `e` reads, if it is one.
+fn root_and_place(p: &Paths, e: &Expr) -> (String, TokenStream) {
+    match first_place_any(e) {
+        Some(pl) => (pl.root.to_string(), seg_tokens(p, &pl.segs)),
+        None => (String::new(), seg_tokens(p, &[])),
+    }
+}
+
+/// The first place in `e`, whatever its root.
+fn first_place_any(e: &Expr) -> Option<PlaceExpr> {
+    struct Find(Option<PlaceExpr>);
+    impl<'ast> Visit<'ast> for Find {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            if self.0.is_some() {
+                return;
+            }
+            if let Some(p) = as_place(e) {
+                self.0 = Some(p);
+                return;
+            }
+            syn::visit::visit_expr(self, e);
+        }
+    }
+    let mut f = Find(None);
+    f.visit_expr(e);
+    f.0
+}
+
+impl VisitMut for Checked<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        // What the rewrite needs is read before the parts below are rewritten.
+        let op = match &*e {
+            Expr::Binary(b) => match b.op {
+                BinOp::Add(_) => Some('+'),
+                BinOp::Sub(_) => Some('-'),
+                BinOp::Mul(_) => Some('*'),
+                BinOp::Div(_) => Some('/'),
+                BinOp::Rem(_) => Some('%'),
+                _ => None,
+            },
+            _ => None,
+        };
+        let text = Literal::string(&expr_text(e));
+        let (root, place) = match &*e {
+            Expr::Index(ix) => root_and_place(self.p, &ix.expr),
+            _ => root_and_place(self.p, e),
+        };
+        syn::visit_mut::visit_expr_mut(self, e);
+        let rt = &self.p.rt;
+        match e {
+            Expr::Index(ix) => {
+                let (base, index) = (&ix.expr, &ix.index);
+                *e = syn::parse_quote! { (*#rt::at(&(#base), #index, #root, #place)?) };
+                self.changed = true;
+            }
+            Expr::Binary(b) => {
+                if let Some(op) = op {
+                    let (l, r) = (&b.left, &b.right);
+                    *e = syn::parse_quote! { #rt::arith(#l, #op, #r, #text, #root, #place)? };
+                    self.changed = true;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `tokens` with every span set to `span`.
+fn respan(tokens: TokenStream, span: proc_macro2::Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut t| {
+            if let proc_macro2::TokenTree::Group(g) = &t {
+                let mut n = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
+                n.set_span(span);
+                t = proc_macro2::TokenTree::Group(n);
+            } else {
+                t.set_span(span);
+            }
+            t
+        })
+        .collect()
 }

@@ -40,14 +40,18 @@ pub fn read_fields(
                 let span = syn::spanned::Spanned::span(vt);
                 let path =
                     quote_spanned!(span=> <#vt as #decode_selected<#ctx_ty, _>>::decode_selected);
-                quote! { #path(__mmd_input, ctx, (#sel)) }
+                let sel = crate::switch::eval(p, fields, i, sel, &pos);
+                quote! { #path(__mmd_input, ctx, #sel) }
             }
             None => quote! { <#vt as #decode<_>>::decode(__mmd_input, ctx) },
         };
         let value = match &shape.repeat {
             Repeat::One => one,
             Repeat::Count(n) => quote! { #rt::read_counted::<#n, #vt, _, _>(__mmd_input, ctx) },
-            Repeat::Len(e) => quote! { #rt::read_len::<#vt, _, _, _>(__mmd_input, ctx, (#e)) },
+            Repeat::Len(e) => {
+                let e = crate::switch::eval(p, fields, i, e, &pos);
+                quote! { #rt::read_len::<#vt, _, _, _>(__mmd_input, ctx, #e) }
+            }
             Repeat::Rest => quote! { #rt::read_rest(__mmd_input) },
         };
         let value = if lone {
@@ -56,12 +60,17 @@ pub fn read_fields(
             quote! { (#value).map_err(|e| e.in_field(#name))? }
         };
         let at_end = quote! { #input::at_end(&*__mmd_input) };
+        let bool_ty = crate::switch::bool_type();
         let read = match &shape.presence {
             Presence::Always => value,
-            Presence::If(c) => quote! { if (#c) { #some(#value) } else { #none } },
+            Presence::If(c) => {
+                let c = crate::switch::eval_as(p, fields, i, c, &pos, Some(&bool_ty));
+                quote! { if #c { #some(#value) } else { #none } }
+            }
             Presence::UnlessEof => quote! { if #at_end { #none } else { #some(#value) } },
             Presence::IfUnlessEof(c) => {
-                quote! { if (#c) && !#at_end { #some(#value) } else { #none } }
+                let c = crate::switch::eval_as(p, fields, i, c, &pos, Some(&bool_ty));
+                quote! { if #c && !#at_end { #some(#value) } else { #none } }
             }
         };
         stmts.push(crate::switch::capture_position(fields, i, &pos));

@@ -13,15 +13,83 @@ fn pos_ident(fields: &Fields, i: usize) -> proc_macro2::Ident {
     format_ident!("__mmd_pos_{}", fields.fields[i].binding)
 }
 
-/// True when some context argument of `fields` reads field `i`.
+/// True when some expression of `fields` (a condition, length, selector or context
+/// argument) reads field `i`: its start is kept, for the errors that point at it.
 fn is_root(fields: &Fields, i: usize) -> bool {
-    fields.style == Style::Named
-        && fields.fields.iter().any(|f| {
-            f.shape
-                .as_ref()
-                .and_then(|s| s.context.as_ref())
-                .is_some_and(|c| c.roots.iter().any(|r| matches!(r, Some((j, _)) if *j == i)))
-        })
+    if fields.style != Style::Named {
+        return false;
+    }
+    let name = &fields.fields[i].name;
+    fields.fields.iter().any(|f| {
+        let Some(s) = f.shape.as_ref() else {
+            return false;
+        };
+        let exprs = [
+            s.presence.condition(),
+            s.repeat.len_expr(),
+            s.select.as_ref(),
+            s.switch_ctx.as_ref(),
+        ];
+        let args = s.context.iter().flat_map(|c| c.args.iter());
+        exprs
+            .into_iter()
+            .flatten()
+            .chain(args)
+            .any(|e| crate::place::names_in(e).0.iter().any(|n| n == name))
+    })
+}
+
+/// Expression `e` of the record evaluated so that it cannot panic: its value, or a
+/// return of the error, at the start of the field it read from (one of the first `upto`
+/// fields, the ones read so far), or at `here`, the current position.
+pub fn eval(
+    p: &Paths,
+    fields: &Fields,
+    upto: usize,
+    e: &syn::Expr,
+    here: &TokenStream,
+) -> TokenStream {
+    eval_as(p, fields, upto, e, here, None)
+}
+
+/// The type of a condition, spelt so that no `bool` of the user's shadows it.
+pub fn bool_type() -> TokenStream {
+    quote!(::core::primitive::bool)
+}
+
+/// [`eval`] of an expression that must have type `want` (a condition's `bool`): a
+/// mistaken type is reported once, at the expression.
+pub fn eval_as(
+    p: &Paths,
+    fields: &Fields,
+    upto: usize,
+    e: &syn::Expr,
+    here: &TokenStream,
+    want: Option<&TokenStream>,
+) -> TokenStream {
+    let Paths { ok, err, .. } = p;
+    let checked = crate::place::checked(p, e, want);
+    let arms = (0..upto.min(fields.fields.len()))
+        .filter(|&i| is_root(fields, i))
+        .map(|i| {
+            let name = Literal::string(&fields.fields[i].name);
+            let pos = pos_ident(fields, i);
+            quote! { #name => #pos, }
+        });
+    quote! {
+        {
+            match #checked {
+                #ok(__mmd_v) => __mmd_v,
+                #err(__mmd_f) => {
+                    let __mmd_at = match __mmd_f.root {
+                        #(#arms)*
+                        _ => #here,
+                    };
+                    return #err(__mmd_f.error_at(__mmd_at));
+                }
+            }
+        }
+    }
 }
 
 /// The statements after field `here` that switch the context, if it has a switch: a
@@ -110,7 +178,16 @@ pub fn switch(
     } = p;
     let ty = &call.ty;
     let c = format_ident!("__mmd_ctx_{}", n);
-    let args = call.args.iter().map(|a| quote!(&(#a)));
+    let here_pos = quote!(__mmd_start);
+    // Each argument in a local of its own (its type is its own, not the parameter's).
+    let arg_names: Vec<proc_macro2::Ident> = (0..call.args.len())
+        .map(|i| format_ident!("__mmd_arg_{}_{}", n, i))
+        .collect();
+    let arg_lets = call.args.iter().zip(&arg_names).map(|(a, name)| {
+        let v = eval(p, fields, here + 1, a, &here_pos);
+        quote! { let #name = #v; }
+    });
+    let args = arg_names.iter().map(|a| quote!(&#a));
     // One arm per parameter; a fault of any other parameter (there is none) is put at the
     // switching field.
     let mut roots: Vec<(TokenStream, Option<&(usize, Vec<_>)>)> = call
@@ -143,6 +220,7 @@ pub fn switch(
         }
     });
     quote! {
+        #(#arg_lets)*
         let #c = match #ty::__mmd_context(#(#args),*) {
             #ok(__mmd_c) => __mmd_c,
             #err(__mmd_fault) => {

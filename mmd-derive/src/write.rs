@@ -52,9 +52,10 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
         let one = match &shape.select {
             Some(sel) => {
                 let text = Literal::string(&expr_text(sel));
+                let sel = crate::switch::eval(p, fields, i, sel, &here);
                 quote! {
                     {
-                        let __mmd_want = (#sel);
+                        let __mmd_want = #sel;
                         let __mmd_have = #selected::selector(__mmd_val);
                         if __mmd_want != __mmd_have {
                             #err(#rt::selector_mismatch(#pos, #text, __mmd_want, __mmd_have))
@@ -73,7 +74,8 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
             }
             Repeat::Len(e) => {
                 let text = Literal::string(&expr_text(e));
-                quote! { #rt::write_len::<#vt, _, _, _>(__mmd_val, __mmd_out, ctx, (#e), #text) }
+                let e = crate::switch::eval(p, fields, i, e, &here);
+                quote! { #rt::write_len::<#vt, _, _, _>(__mmd_val, __mmd_out, ctx, #e, #text) }
             }
             Repeat::Rest => quote! {
                 if let #some(__mmd_absent) = __mmd_absent.filter(|_| !__mmd_val.is_empty()) {
@@ -102,7 +104,7 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
             Presence::Always => quote! { { let __mmd_val = #b; #write?; } },
             Presence::If(c) => {
                 let text = Literal::string(&expr_text(c));
-                let c = bool_cond(c);
+                let c = bool_cond(p, fields, i, c, &here);
                 quote! {
                     match (#c, #b) {
                         (true, #some(__mmd_val)) => { #write?; }
@@ -122,7 +124,7 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
             },
             Presence::IfUnlessEof(c) => {
                 let text = Literal::string(&expr_text(c));
-                let c = bool_cond(c);
+                let c = bool_cond(p, fields, i, c, &here);
                 quote! {
                     match (#c, #b) {
                         (true, #some(__mmd_val)) => { #guard #eof_write }
@@ -149,10 +151,15 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
 }
 
 /// A condition as a `bool` typed at the condition's own tokens, so that a condition of
-/// another type is one error there (the reader's), not a second one at the derive.
-fn bool_cond(c: &syn::Expr) -> TokenStream {
-    let span = syn::spanned::Spanned::span(c);
-    quote::quote_spanned!(span=> { let __mmd_c: bool = #c; __mmd_c })
+/// another type is an error there, not at the derive.
+fn bool_cond(
+    p: &Paths,
+    fields: &Fields,
+    upto: usize,
+    c: &syn::Expr,
+    here: &TokenStream,
+) -> TokenStream {
+    crate::switch::eval_as(p, fields, upto, c, here, Some(&crate::switch::bool_type()))
 }
 
 /// A pattern that binds every field of `fields` by reference under its binding name.

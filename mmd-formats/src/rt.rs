@@ -37,41 +37,125 @@ pub fn write_magic<O: Output + ?Sized>(out: &mut O, magic: &'static [u8]) -> Res
     Ok(())
 }
 
-/// Element `index` of a sequence a member expression reads (`header.globals[2]`): a
-/// missing element is a fault naming the member, never a panic.
-#[inline]
-pub fn element<'a, T>(
-    items: &'a [T],
-    index: usize,
-    member: &'static str,
-    param: usize,
-    place: &'static [PathSegment],
-) -> std::result::Result<&'a T, ContextFault> {
-    match items.get(index) {
-        Some(v) => Ok(v),
-        None => Err(missing_element(items.len(), index, member, param, place)),
+/// Why an expression of the grammar (a condition, a length, a selector, a context
+/// argument or member) could not be evaluated: an element that is not there, or
+/// arithmetic that overflows. Never a panic.
+#[derive(Debug)]
+pub struct ExprFault {
+    /// The name the failing part starts from (a field, a parameter, `ctx`).
+    pub root: &'static str,
+    /// The place below it (the sequence whose element is missing).
+    pub place: &'static [Segment],
+    /// What the expression needs.
+    pub expected: String,
+    /// What it found.
+    pub found: String,
+}
+
+impl ExprFault {
+    /// The fault as a read or write error at `at`, with the path of the place.
+    #[cold]
+    pub fn error_at(self, at: u64) -> Error {
+        let mut e = Error::invalid(at, self.expected, self.found);
+        for seg in self.place.iter().rev() {
+            e = e.in_segment(*seg);
+        }
+        e.in_field(self.root)
+    }
+
+    /// The fault as a context fault of `member`, whose parameters are `params`.
+    #[cold]
+    pub fn in_context(self, member: &'static str, params: &[&str]) -> ContextFault {
+        let param = params.iter().position(|p| *p == self.root).unwrap_or(0);
+        let expected = format!("{} for the {member}", self.expected);
+        ContextFault::invalid(member, param, self.place, expected, self.found)
     }
 }
 
-#[cold]
-fn missing_element(
-    len: usize,
+/// Element `index` of a sequence an expression reads (`settings[1]`): a missing element
+/// is a fault, never a panic.
+#[inline]
+pub fn at<'a, T>(
+    items: &'a [T],
     index: usize,
-    member: &'static str,
-    param: usize,
-    place: &'static [PathSegment],
-) -> ContextFault {
-    ContextFault::invalid(
-        member,
-        param,
+    root: &'static str,
+    place: &'static [Segment],
+) -> std::result::Result<&'a T, ExprFault> {
+    items.get(index).ok_or_else(|| ExprFault {
+        root,
         place,
-        format!(
-            "at least {} element{}: element {index} is the {member}",
-            index + 1,
+        expected: format!(
+            "at least {} element{}",
+            index.saturating_add(1),
             if index == 0 { "" } else { "s" }
         ),
-        format!("{len} element{}", if len == 1 { "" } else { "s" }),
-    )
+        found: format!(
+            "{} element{}",
+            items.len(),
+            if items.len() == 1 { "" } else { "s" }
+        ),
+    })
+}
+
+/// Numbers an expression may compute with: integers check for overflow (and division by
+/// zero), floats compute as they do.
+pub trait Arith: Copy + std::fmt::Display {
+    /// `self OP other`, or `None` where an integer would overflow.
+    fn apply(self, op: char, other: Self) -> Option<Self>;
+}
+
+macro_rules! arith_int {
+    ($($t:ty),*) => {$(
+        impl Arith for $t {
+            #[inline]
+            fn apply(self, op: char, other: Self) -> Option<Self> {
+                match op {
+                    '+' => self.checked_add(other),
+                    '-' => self.checked_sub(other),
+                    '*' => self.checked_mul(other),
+                    '/' => self.checked_div(other),
+                    _ => self.checked_rem(other),
+                }
+            }
+        }
+    )*};
+}
+arith_int!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+macro_rules! arith_float {
+    ($($t:ty),*) => {$(
+        impl Arith for $t {
+            #[inline]
+            fn apply(self, op: char, other: Self) -> Option<Self> {
+                Some(match op {
+                    '+' => self + other,
+                    '-' => self - other,
+                    '*' => self * other,
+                    '/' => self / other,
+                    _ => self % other,
+                })
+            }
+        }
+    )*};
+}
+arith_float!(f32, f64);
+
+/// `a OP b` of an expression (`text` as written): overflow is a fault, never a panic.
+#[inline]
+pub fn arith<T: Arith>(
+    a: T,
+    op: char,
+    b: T,
+    text: &'static str,
+    root: &'static str,
+    place: &'static [Segment],
+) -> std::result::Result<T, ExprFault> {
+    a.apply(op, b).ok_or_else(|| ExprFault {
+        root,
+        place,
+        expected: format!("`{text}` in range"),
+        found: format!("{a} {op} {b}, which overflows"),
+    })
 }
 
 /// "bone index width 3": what a fault found.

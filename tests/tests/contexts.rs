@@ -124,7 +124,7 @@ fn a_missing_element_is_an_error_not_a_panic() {
     let e = decode_all::<File, _>(&b, &()).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "header.settings: 1 element at 0x8 (expected at least 2 elements: element 1 is the \
+        "header.settings: 1 element at 0x8 (expected at least 2 elements for the \
          node index width)"
     );
 }

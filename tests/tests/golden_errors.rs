@@ -121,7 +121,7 @@ fn too_few_globals() {
     b.extend([0, 0, 1, 1, 1]);
     golden_pmx(
         &b,
-        "header.globals: 5 elements at 0x8 (expected at least 6 elements: element 5 is the bone index width)",
+        "header.globals: 5 elements at 0x8 (expected at least 6 elements for the bone index width)",
         false,
     );
 }
