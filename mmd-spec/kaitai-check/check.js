@@ -322,7 +322,7 @@ function pmxSummary(p) {
   }
   const soft = p.softBodies === undefined ? null : p.softBodies.items;
   return {
-    header: { version: f(p.header.version), globals: p.header.globals },
+    header: { version: f(p.header.version), globals: Array.from(p.header.globals) },
     model: {
       name: txt(p.model.name),
       name_en: txt(p.model.nameEn),

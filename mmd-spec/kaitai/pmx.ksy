@@ -250,9 +250,7 @@ types:
         doc: |
           The u8 count of `globals`.
       - id: globals
-        type: u1
-        repeat: expr
-        repeat-expr: num_globals
+        size: num_globals
         doc: |
           The globals, preceded by their count (a u8). Trap: the count is 8 in every known
           file, but a reader must not assume it: bytes beyond the eighth are kept as they are.

@@ -143,7 +143,14 @@ impl Renderer {
                 .collect()
         };
         let args = translate_args(None)?;
-        let checked = translate_args(Some((name, "_")))?;
+        // The accepted values are checked on the switching field itself (as `_`), or, when
+        // it is a sequence (Kaitai checks a repeated attribute per element), by an
+        // attribute of no bytes after it that names the field.
+        let checked = if super::repeated(fields.last()) {
+            args.clone()
+        } else {
+            translate_args(Some((name, "_")))?
+        };
         // Instance ids: the member names, all prefixed with the context's name when one of
         // them is also a field of this type or an instance of an earlier switch (then with
         // a number too, when that is taken as well).

@@ -262,6 +262,17 @@ fn magic_entry(m: &[u8]) -> Y {
     ]))
 }
 
+/// True when a field holds several values (Kaitai then checks `valid` per element).
+pub(crate) fn repeated(f: Option<&FieldLayout>) -> bool {
+    f.is_some_and(|f| !matches!(f.repeat, mmd_formats::layout::Repeat::One))
+}
+
+/// The id of the attribute of no bytes that checks a context computed from the sequence
+/// `field`.
+pub(crate) fn valid_id(field: &str) -> String {
+    format!("{field}_valid")
+}
+
 /// `s` as an operand of `and`: parenthesised unless it is a plain name or path
 /// (`header.globals[2]`).
 fn paren(s: &str) -> String {
@@ -358,8 +369,29 @@ impl Renderer {
                         .collect();
                     match self.switch(here, f.name, here_fields, sw, &scope, fields, &taken) {
                         Ok((valid, inst, next)) => {
-                            if let (Some(v), Some(Y::Map(last))) = (valid, seq.last_mut()) {
-                                last.push(("valid".into(), Y::map(vec![("expr", Y::s(v))])));
+                            match (valid, repeated(Some(f))) {
+                                (Some(v), false) => {
+                                    if let Some(Y::Map(last)) = seq.last_mut() {
+                                        last.push((
+                                            "valid".into(),
+                                            Y::map(vec![("expr", Y::s(v))]),
+                                        ));
+                                    }
+                                }
+                                (Some(v), true) => seq.push(Y::Map(entries(vec![
+                                    ("id", Y::p(valid_id(f.name))),
+                                    ("size", Y::p(0)),
+                                    ("valid", Y::map(vec![("expr", Y::s(v))])),
+                                    (
+                                        "doc",
+                                        Y::Doc(format!(
+                                            "No bytes: checks the values the context computed \
+                                             from `{}` accepts.",
+                                            f.name
+                                        )),
+                                    ),
+                                ]))),
+                                (None, _) => {}
                             }
                             instances.extend(inst);
                             scope = next;

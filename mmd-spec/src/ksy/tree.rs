@@ -95,6 +95,15 @@ fn record(
             .field(f.name)
             .ok_or_else(|| format!("{name}: no field {} in {}", f.name, v.summary()))?;
         field(out, first, f.name, f, fv)?;
+        // A context with accepted values computed from a sequence is checked by an
+        // attribute of no bytes after it.
+        let checks = f
+            .context
+            .is_some_and(|c| (c.layout)().members.iter().any(|m| m.valid.is_some()));
+        if checks && super::repeated(Some(f)) {
+            key(out, first, &super::valid_id(f.name));
+            str_value(out, "");
+        }
     }
     Ok(())
 }
@@ -151,8 +160,30 @@ fn count(v: &Value) -> Result<usize, String> {
     }
 }
 
-/// The items of a repeated field (bytes are a sequence of numbers here: `u1` repeated).
+/// The items of a repeated field; a sequence of single bytes is one byte array (`size:`
+/// in the grammar), so it is its hex string here.
 fn seq(out: &mut String, v: &Value, shape: Shape) -> Result<(), String> {
+    if matches!(shape, Shape::Prim(Prim::U8)) {
+        return match v {
+            Value::Leaf(Leaf::Bytes(_)) => bytes_value(out, v),
+            Value::Seq(items) => {
+                let mut b = Vec::with_capacity(items.len());
+                for x in items {
+                    match x {
+                        Value::Leaf(l) => b.push(
+                            l.as_i128()
+                                .and_then(|n| u8::try_from(n).ok())
+                                .ok_or_else(|| format!("expected a byte, found {l:?}"))?,
+                        ),
+                        other => return Err(format!("expected a byte, found {}", other.summary())),
+                    }
+                }
+                str_value(out, &hex(&b));
+                Ok(())
+            }
+            other => Err(format!("expected bytes, found {}", other.summary())),
+        };
+    }
     out.push('[');
     match v {
         Value::Seq(items) => {
@@ -162,10 +193,6 @@ fn seq(out: &mut String, v: &Value, shape: Shape) -> Result<(), String> {
                 }
                 item(out, x, shape, true)?;
             }
-        }
-        Value::Leaf(Leaf::Bytes(b)) => {
-            let list: Vec<String> = b.iter().map(u8::to_string).collect();
-            out.push_str(&list.join(","));
         }
         other => return Err(format!("expected a sequence, found {}", other.summary())),
     }

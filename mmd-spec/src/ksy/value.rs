@@ -342,6 +342,9 @@ impl Renderer {
             let m = entries(vec![("id", Y::p(id)), ("size-eos", Y::p(true))]);
             return Ok(vec![Y::Map(with_doc(with_cond(m), doc))]);
         }
+        // A sequence of single bytes is a byte array in Kaitai (`size:`), so that `.to_s`,
+        // `.length` and the rest work on it as they do on `[u8; N]`.
+        let bytes = matches!((f.shape)(), Shape::Prim(Prim::U8));
         let e = self.elem((f.shape)(), f.select, at)?;
         // The element with its own fixed repeat, or a helper type when it is repeated.
         let repeated = |r: &mut Self, e: Elem, at: Place<'_>| -> Result<Vec<(String, Y)>, String> {
@@ -374,9 +377,13 @@ impl Renderer {
                 };
                 let n = translate(&env, len)?;
                 let mut m = vec![("id".to_string(), Y::p(id))];
-                m.extend(repeated(self, e, at)?);
-                m.push(("repeat".into(), Y::p("expr")));
-                m.push(("repeat-expr".into(), Y::s(n)));
+                if bytes {
+                    m.push(("size".into(), Y::s(n)));
+                } else {
+                    m.extend(repeated(self, e, at)?);
+                    m.push(("repeat".into(), Y::p("expr")));
+                    m.push(("repeat-expr".into(), Y::s(n)));
+                }
                 Ok(vec![Y::Map(with_doc(with_cond(m), doc))])
             }
             Repeat::Counted {
@@ -412,9 +419,13 @@ impl Renderer {
                         let mut c = count("count");
                         c.extend(doc_entry(&format!("The {count_ty} count of `{id}`.")));
                         let mut it = vec![("id".to_string(), Y::p("items"))];
-                        it.extend(items);
-                        it.push(("repeat".into(), Y::p("expr")));
-                        it.push(("repeat-expr".into(), Y::p("count")));
+                        if bytes {
+                            it.push(("size".into(), Y::p("count")));
+                        } else {
+                            it.extend(items);
+                            it.push(("repeat".into(), Y::p("expr")));
+                            it.push(("repeat-expr".into(), Y::p("count")));
+                        }
                         let mut body = Vec::new();
                         body.extend(doc_entry(&format!(
                             "`{id}` of `{here}`: a {count_ty} count and the items."
@@ -432,9 +443,13 @@ impl Renderer {
                     &format!("The {count_ty} count of `{id}`."),
                 );
                 let mut m = vec![("id".to_string(), Y::p(id))];
-                m.extend(items);
-                m.push(("repeat".into(), Y::p("expr")));
-                m.push(("repeat-expr".into(), Y::p(&num)));
+                if bytes {
+                    m.push(("size".into(), Y::p(&num)));
+                } else {
+                    m.extend(items);
+                    m.push(("repeat".into(), Y::p("expr")));
+                    m.push(("repeat-expr".into(), Y::p(&num)));
+                }
                 Ok(vec![Y::Map(c), Y::Map(with_doc(with_cond(m), doc))])
             }
             Repeat::Rest => Err("`rest` is handled above".to_string()),
