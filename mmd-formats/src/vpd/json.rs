@@ -463,3 +463,20 @@ fn check_reads_back(
     }
     Ok(())
 }
+
+/// `serde::Serialize` in the JSON form of this module ([`Vpd::json_tree`]).
+#[cfg(feature = "serde")]
+impl serde::Serialize for Vpd {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::Error;
+        self.json_tree().map_err(S::Error::custom)?.serialize(s)
+    }
+}
+
+/// `serde::Deserialize` from the JSON form of this module (see [`FromJson`] for `Vpd`).
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Vpd {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        crate::json::deserialize(d)
+    }
+}

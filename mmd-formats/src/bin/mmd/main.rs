@@ -5,7 +5,7 @@
 //! describes one file; `mmd pmx recolor|rename|bones` edits a PMX model or lists its bones;
 //! `mmd vmd TOOL ...` edits or samples a motion (see `mmd vmd --help`); `mmd dump`,
 //! `mmd explain` and `mmd diff` show a file's fields, the field at a byte, and the fields
-//! two files differ in.
+//! two files differ in; `mmd build` makes a file from its JSON dump.
 //!
 //! One way through for every command: [`input`] reads an input and tells what is wrong
 //! with it, [`output`] is where every edit writes, and a command returns an
@@ -17,6 +17,7 @@ use std::process::ExitCode;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+mod build;
 mod check;
 mod diff;
 mod dump;
@@ -75,6 +76,9 @@ enum Command {
     /// Compare two files field by field (exit 0 when they agree, 1 when they differ).
     #[command(long_about = diff::LONG_ABOUT, after_help = diff::EXIT_CODES)]
     Diff(diff::DiffArgs),
+    /// Build a file from its JSON form (`mmd dump --json`), byte-exact.
+    #[command(long_about = build::LONG_ABOUT, after_help = build::EXIT_CODES)]
+    Build(build::BuildArgs),
 }
 
 fn main() -> ExitCode {
@@ -102,6 +106,7 @@ fn run(command: &Command, out: &mut dyn Write) -> Outcome {
         Command::Dump(args) => dump::run(args, out),
         Command::Explain(args) => explain::run(args, out),
         Command::Diff(args) => diff::run(args, out),
+        Command::Build(args) => build::run(args, out),
     }
 }
 
