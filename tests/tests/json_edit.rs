@@ -380,7 +380,7 @@ fn json_that_breaks_the_grammar_names_the_path() {
             .build("{\"header\": [1,}")
             .unwrap_err()
             .to_string(),
-        "line 1, column 16: expected a value, found `}`"
+        "line 1, column 15: expected a value, found `}`"
     );
 }
 
