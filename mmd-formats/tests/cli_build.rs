@@ -41,7 +41,8 @@ impl TempDir {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
-        let d = std::env::temp_dir().join(format!("mmd-build-{tag}-{}-{nanos}", std::process::id()));
+        let d =
+            std::env::temp_dir().join(format!("mmd-build-{tag}-{}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&d).unwrap();
         TempDir(d)
     }
@@ -115,12 +116,36 @@ fn a_dump_builds_back_byte_exact_from_a_file_and_from_stdin() {
     assert!(dump.status.success());
     let json = dir.file("a.json");
     std::fs::write(&json, &dump.stdout).unwrap();
-    let out = mmd(&["build", json.to_str().unwrap(), "-o", dir.file("b.pmx").to_str().unwrap()], None);
+    let out = mmd(
+        &[
+            "build",
+            json.to_str().unwrap(),
+            "-o",
+            dir.file("b.pmx").to_str().unwrap(),
+        ],
+        None,
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(std::fs::read(dir.file("b.pmx")).unwrap(), std::fs::read(&a).unwrap());
-    let out = mmd(&["build", "--format", "PMX", "-", "-o", dir.file("c.bin").to_str().unwrap()], Some(&dump.stdout));
+    assert_eq!(
+        std::fs::read(dir.file("b.pmx")).unwrap(),
+        std::fs::read(&a).unwrap()
+    );
+    let out = mmd(
+        &[
+            "build",
+            "--format",
+            "PMX",
+            "-",
+            "-o",
+            dir.file("c.bin").to_str().unwrap(),
+        ],
+        Some(&dump.stdout),
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(std::fs::read(dir.file("c.bin")).unwrap(), std::fs::read(&a).unwrap());
+    assert_eq!(
+        std::fs::read(dir.file("c.bin")).unwrap(),
+        std::fs::read(&a).unwrap()
+    );
 }
 
 #[test]
@@ -130,14 +155,20 @@ fn json_that_breaks_the_grammar_writes_nothing() {
     let dump = text(&mmd(&["dump", "--json", a.to_str().unwrap()], None).stdout);
     let bad = dump.replacen("\"diffuse\":[", "\"diffuse\":[\"red\",", 1);
     let before = dir.names();
-    let out = mmd(&["build", "-", "-o", dir.file("b.pmx").to_str().unwrap()], Some(bad.as_bytes()));
+    let out = mmd(
+        &["build", "-", "-o", dir.file("b.pmx").to_str().unwrap()],
+        Some(bad.as_bytes()),
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
         "mmd build: standard input: $.materials[0].diffuse: expected an array of 4, found an array of 5\n"
     );
     assert_eq!(dir.names(), before, "nothing may be written");
-    let out = mmd(&["build", "-", "-o", dir.file("b.pmx").to_str().unwrap()], Some(b"{\"header\":"));
+    let out = mmd(
+        &["build", "-", "-o", dir.file("b.pmx").to_str().unwrap()],
+        Some(b"{\"header\":"),
+    );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
@@ -152,17 +183,41 @@ fn the_format_and_the_output_are_checked_first() {
     let json = dir.file("in.json");
     std::fs::write(&json, "{}").unwrap();
     let j = json.to_str().unwrap();
-    let out = mmd(&["build", j, "-o", dir.file("out.bin").to_str().unwrap()], None);
+    let out = mmd(
+        &["build", j, "-o", dir.file("out.bin").to_str().unwrap()],
+        None,
+    );
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("cannot tell which format to build"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("cannot tell which format to build"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = mmd(&["build", "--format", "vmd", j, "-o", j], None);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("refusing to overwrite it"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("refusing to overwrite it"),
+        "{}",
+        text(&out.stderr)
+    );
     assert_eq!(std::fs::read_to_string(&json).unwrap(), "{}");
-    let out = mmd(&["build", dir.file("missing.json").to_str().unwrap(), "-o", dir.file("x.vmd").to_str().unwrap()], None);
+    let out = mmd(
+        &[
+            "build",
+            dir.file("missing.json").to_str().unwrap(),
+            "-o",
+            dir.file("x.vmd").to_str().unwrap(),
+        ],
+        None,
+    );
     assert_eq!(out.status.code(), Some(2));
     let help = text(&mmd(&["build", "--help"], None).stdout);
-    for line in ["Exit codes:", "  0  the file was built and written", "  1  the input is not JSON", "  2  usage error"] {
+    for line in [
+        "Exit codes:",
+        "  0  the file was built and written",
+        "  1  the input is not JSON",
+        "  2  usage error",
+    ] {
         assert!(help.contains(line), "{line:?} not in:\n{help}");
     }
     assert!(Path::new(&json).exists());
