@@ -102,6 +102,14 @@
 //!
 //! `count`/`len` combine with `if`/`unless_eof` on an `Option<Vec<T>>`.
 //!
+//! The same attributes make the JSON form both ways ([`json`]): the walk prints it, and
+//! the derived [`json::FromJson`] builds the value back from it, checking what the writer
+//! checks (`if` against `null`, `len`, `select`, counts, contexts) and naming the JSON path
+//! of any mistake. With the `serde` feature the derive also implements `serde::Serialize`
+//! and `serde::Deserialize` in that shape (in a downstream crate too, when it enables the
+//! feature of mmd-formats). Leaf types of your own implement `FromJson` by hand beside
+//! their `Decode`.
+//!
 //! On the root struct of a file format, `file(id = "pmx", title = "...", application =
 //! "...")` names the format in the reference that `mmd-spec` renders (the root's doc
 //! comment is the introduction).
