@@ -103,7 +103,7 @@ fn the_readme_example_changes_one_field() {
         format!("wrote b.pmx (PMX, {size} bytes)\nmaterials[0].diffuse[0]: {old:?} -> 0.25\n")
     );
     assert_eq!(
-        Pmx::read_path(&dir.file("b.pmx")).unwrap().materials[0].diffuse[0],
+        Pmx::read_path(dir.file("b.pmx")).unwrap().materials[0].diffuse[0],
         0.25
     );
 }

@@ -159,7 +159,7 @@ fn a_key_added_to_a_vmd_track_moves_the_count() {
     .unwrap();
     let back = Vmd::from_bytes(&out).unwrap();
     assert_eq!(back.bone_keys.len(), n + 1);
-    let mut want: BoneKey = vmd.bone_keys[0].clone();
+    let mut want: BoneKey = vmd.bone_keys[0];
     want.frame = 4321;
     assert_eq!(back.bone_keys[n], want);
     assert_eq!(out.len(), bytes.len() + 111);

@@ -210,7 +210,7 @@ pub fn hex_object(json: &Json<'_>) -> Result<Vec<u8>, JsonError> {
 /// The bytes that pairs of hex digits spell (either case).
 pub fn hex_decode(text: &str) -> Result<Vec<u8>, JsonError> {
     let b = text.as_bytes();
-    if b.len() % 2 != 0 {
+    if !b.len().is_multiple_of(2) {
         return Err(JsonError::new(format!(
             "an odd number of hex digits ({}): each byte is two",
             b.len()

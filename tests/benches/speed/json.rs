@@ -18,8 +18,14 @@ fn pick(inputs: &[Input]) -> Vec<(&Input, Format)> {
             .iter()
             .filter(|i| Format::detect(&i.bytes) == Some(want))
             .collect();
-        let corpus = of.iter().filter(|i| i.pair.is_none()).max_by_key(|i| i.bytes.len());
-        let synth = of.iter().filter(|i| i.pair.is_some()).min_by_key(|i| i.bytes.len());
+        let corpus = of
+            .iter()
+            .filter(|i| i.pair.is_none())
+            .max_by_key(|i| i.bytes.len());
+        let synth = of
+            .iter()
+            .filter(|i| i.pair.is_some())
+            .min_by_key(|i| i.bytes.len());
         if let Some(i) = corpus.or(synth) {
             out.push((*i, want));
         }
