@@ -292,7 +292,17 @@ fn block_edits(
     Ok(())
 }
 
-/// The VPD form of [the JSON rules](crate::json); see the [module docs](self).
+/// The VPD form of [the JSON rules](crate::json), from what [`Vpd::json_tree`] prints.
+///
+/// The file is `source`, with every value that differs from it rewritten and nothing else
+/// touched: a changed number is written in MMD's `%f` form (six decimals) when that reads
+/// back as the same `f32`, else in the shortest form that does; a changed name or model
+/// file is encoded as Shift_JIS (the text rule applies); a changed `bone_count` rewrites
+/// the count's digits (it is written as given: a count that disagrees with the blocks is
+/// kept, as on read); bone and morph blocks past those of `source` are added after the
+/// last block of their kind, in MMD's template, and blocks `source` has beyond the JSON's
+/// are removed. Without `source`, the file is written as MMD writes a new one (CR LF line
+/// ends). The result must read back with the JSON's values, or it is an error.
 impl<C: ?Sized> FromJson<C> for Vpd {
     fn from_json(json: &Json<'_>, _ctx: &C) -> Result<Self, JsonError> {
         const ALL: &[&str] = &[
