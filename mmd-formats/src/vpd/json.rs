@@ -32,8 +32,14 @@ impl Vpd {
         let src = self.to_bytes()?;
         let (text, had_errors) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(&src);
         let clean = !had_errors && encoding_rs::SHIFT_JIS.encode(&text).0 == src.as_slice();
+        // Where it is not clean, the text the rule compares with: what `raw` decodes to.
+        let text = if clean {
+            text.into_owned()
+        } else {
+            decode_sjis(&src).into_owned()
+        };
         let leaf = Leaf::Text(Box::new(Text {
-            text: text.into_owned(),
+            text,
             raw: src,
             kind: TextKind::ShiftJis,
             clean,
