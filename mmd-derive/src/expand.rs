@@ -3,7 +3,7 @@
 use crate::ast::{Container, Data, Repeat};
 use crate::ctxt::Ctxt;
 use crate::paths::Paths;
-use crate::{check, describe, read, walk, write};
+use crate::{check, describe, from_json, read, walk, write};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::DeriveInput;
@@ -116,23 +116,34 @@ fn generate(cont: &Container) -> TokenStream {
     let spec = cont.tag.as_ref();
 
     // Declared context: concrete impls. None: generic over every context the fields accept.
-    let (impl_generics, ctx_ty, dec_where, enc_where, args_ty) = match cont.attrs.ty("ctx") {
-        Some(c) => {
-            let c = c.value;
-            (quote!(), quote!(#c), quote!(), quote!(), quote!(#c))
-        }
-        None => {
-            let db = bounds(cont, decode, true);
-            let eb = bounds(cont, encode, false);
-            (
-                quote!(<__C: ?#sized>),
-                quote!(__C),
-                quote!(where #(#db,)*),
-                quote!(where #(#eb,)*),
-                quote!(()),
-            )
-        }
-    };
+    let (impl_generics, ctx_ty, dec_where, enc_where, json_where, args_ty) =
+        match cont.attrs.ty("ctx") {
+            Some(c) => {
+                let c = c.value;
+                (
+                    quote!(),
+                    quote!(#c),
+                    quote!(),
+                    quote!(),
+                    quote!(),
+                    quote!(#c),
+                )
+            }
+            None => {
+                let db = bounds(cont, decode, true);
+                let eb = bounds(cont, encode, false);
+                let jb = bounds(cont, &p.from_json, false);
+                (
+                    quote!(<__C: ?#sized>),
+                    quote!(__C),
+                    quote!(where #(#db,)*),
+                    quote!(where #(#eb,)*),
+                    quote!(where #(#jb,)*),
+                    quote!(()),
+                )
+            }
+        };
+    let from_json_impl = from_json::expand(cont, &impl_generics, &ctx_ty, &json_where);
 
     // Without a declared context the binrw impls need the type to work with `()`. The
     // bound is written higher-ranked so that, when it does not hold, the impl is merely
@@ -251,6 +262,8 @@ fn generate(cont: &Container) -> TokenStream {
 
             #walk_impl
 
+            #from_json_impl
+
             #checks
         };
     }
@@ -277,6 +290,10 @@ fn fallback(p: &Paths, input: &DeriveInput, errors: Vec<syn::Error>) -> TokenStr
         result,
         layout,
         walk,
+        from_json,
+        json_value,
+        json_error,
+        std_result,
         ..
     } = p;
     let is_enum = matches!(input.data, syn::Data::Enum(_));
@@ -320,6 +337,13 @@ fn fallback(p: &Paths, input: &DeriveInput, errors: Vec<syn::Error>) -> TokenStr
                 }
                 impl #walk::Walk for #ident {
                     fn walk(&self, _: &mut dyn #walk::Visitor) {
+                        #unreachable
+                    }
+                }
+                impl<__C: ?#sized> #from_json<__C> for #ident {
+                    fn from_json(
+                        _: &#json_value<'_>, _: &__C,
+                    ) -> #std_result<Self, #json_error> {
                         #unreachable
                     }
                 }

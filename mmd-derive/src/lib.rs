@@ -12,6 +12,7 @@ mod context;
 mod ctxt;
 mod describe;
 mod expand;
+mod from_json;
 mod paths;
 mod place;
 mod read;
@@ -26,7 +27,9 @@ use syn::{parse_macro_input, DeriveInput};
 /// and, through [`__for_each_count_type`], by the runtime's `CountInt` impls.
 const COUNT_TYPES: &[&str] = &["u8", "u16", "u32", "u64", "i8", "i16", "i32"];
 
-/// Derives `Decode`, `Encode`, `Describe`, `Walk`, `binrw::BinRead` and `binrw::BinWrite`.
+/// Derives `Decode`, `Encode`, `Describe`, `Walk`, `FromJson`, `binrw::BinRead` and
+/// `binrw::BinWrite` (and, when mmd-formats has its `serde` feature, `serde::Serialize` and
+/// `serde::Deserialize`).
 ///
 /// Use it through `mmd_formats::Mmd`. The `mmd-formats` crate documentation has the
 /// attribute glossary, a whole downstream format (a header, a declared context, an index

@@ -58,6 +58,13 @@ paths! {
         prim_type => layout::PrimType;
         walk => walk;
         segment => Segment;
+        json => json;
+        json_rt => json::rt;
+        from_json => FromJson;
+        json_value => Json;
+        json_error => JsonError;
+        if_serde => if_serde;
+        serde => serde;
     }
     core {
         ok => (::core::result::Result::Ok);

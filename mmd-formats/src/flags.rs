@@ -141,6 +141,23 @@ macro_rules! mmd_flags {
             }
         }
 
+        /// Flags from JSON: `{"bits": N}`, `{"names": [..]}` (exactly the named bits), or
+        /// both, which must agree.
+        impl<C: ?::core::marker::Sized> $crate::__private::FromJson<C> for $name {
+            fn from_json(
+                json: &$crate::__private::Json<'_>,
+                _ctx: &C,
+            ) -> ::core::result::Result<Self, $crate::__private::JsonError> {
+                $crate::flags::flags_from_json(
+                    json,
+                    ::core::stringify!($name),
+                    ::core::mem::size_of::<$repr>(),
+                    &[$((::core::stringify!($flag), $value as u64),)*],
+                )
+                .map(|bits| Self(bits as $repr))
+            }
+        }
+
         impl $crate::__private::Describe for $name {
             const SIZE: $crate::layout::Size =
                 $crate::layout::Size::Fixed(::core::mem::size_of::<$repr>() as u64);
@@ -168,4 +185,112 @@ macro_rules! mmd_flags {
             }
         }
     };
+}
+
+/// The bits of a flag value given in JSON (see [`mmd_flags!`]): `{"bits": N}` (any value
+/// that fits `size` bytes, unknown bits included), `{"names": ["A", ..]}` (exactly the
+/// named bits), or both, which must name the same bits. Called by the code `mmd_flags!`
+/// generates.
+#[doc(hidden)]
+pub fn flags_from_json(
+    json: &crate::json::Json<'_>,
+    type_name: &str,
+    size: usize,
+    names: &[(&str, u64)],
+) -> Result<u64, crate::json::JsonError> {
+    use crate::json::{Json, JsonError};
+    let Json::Object(members) = json else {
+        return Err(JsonError::expected(
+            &format!("{type_name} as {{\"bits\": N, \"names\": [..]}}"),
+            json,
+        ));
+    };
+    for (k, _) in members {
+        if k != "bits" && k != "names" {
+            return Err(JsonError::new(format!(
+                "unknown member `{k}` of {type_name} (it has `bits` and `names`)"
+            )));
+        }
+    }
+    let max: u64 = if size >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (size * 8)) - 1
+    };
+    let bits = match json.get("bits") {
+        None => None,
+        Some(b) => {
+            let v = match b {
+                Json::Number(n) => n.as_integer(),
+                _ => None,
+            };
+            match v {
+                Some(v) if v >= 0 && v <= i128::from(max) => Some(v as u64),
+                _ => {
+                    return Err(JsonError::expected(
+                        &format!("bits as an integer from 0 to {max}"),
+                        b,
+                    )
+                    .in_field("bits"))
+                }
+            }
+        }
+    };
+    let named = match json.get("names") {
+        None => None,
+        Some(list) => {
+            let items = list
+                .as_array()
+                .ok_or_else(|| JsonError::expected("an array of names", list).in_field("names"))?;
+            let mut mask = 0u64;
+            let mut given = Vec::new();
+            for (i, item) in items.iter().enumerate() {
+                let name = item.as_str().unwrap_or("");
+                match names.iter().find(|(n, m)| *n == name && *m != 0) {
+                    Some((n, m)) => {
+                        mask |= m;
+                        given.push(*n);
+                    }
+                    None => {
+                        let known: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+                        return Err(JsonError::new(format!(
+                            "{} is not a bit of {type_name}; its bits are {}",
+                            item.describe(),
+                            known.join(", ")
+                        ))
+                        .in_index(i)
+                        .in_field("names"));
+                    }
+                }
+            }
+            Some((mask, given))
+        }
+    };
+    match (bits, named) {
+        (Some(bits), None) => Ok(bits),
+        (None, Some((mask, _))) => Ok(mask),
+        (Some(bits), Some((_, mut given))) => {
+            let mut implied: Vec<&str> = names
+                .iter()
+                .filter(|(_, m)| *m != 0 && bits & m == *m)
+                .map(|(n, _)| *n)
+                .collect();
+            implied.sort_unstable();
+            given.sort_unstable();
+            given.dedup();
+            if implied == given {
+                Ok(bits)
+            } else {
+                Err(JsonError::new(format!(
+                    "`bits` {bits:#x} sets [{}] but `names` lists [{}]: change both, or give \
+                     only one",
+                    implied.join(", "),
+                    given.join(", ")
+                )))
+            }
+        }
+        (None, None) => Err(JsonError::new(format!(
+            "{type_name} needs `bits` or `names`"
+        ))),
+    }
 }

@@ -11,6 +11,7 @@
 use crate::codec::{Decode, Encode};
 use crate::error::{Error, Result};
 use crate::io::{Input, Output};
+use crate::json::{FromJson, Json, JsonError};
 use crate::layout::{Describe, IndexSign, LeafKind, LeafLayout, Shape, Size};
 use crate::walk::{Leaf, Visitor, Walk};
 
@@ -451,5 +452,63 @@ impl Walk for VertexIndex {
             kind: VERTEX,
             raw: self.0.into(),
         });
+    }
+}
+
+/// The raw value of an index given in JSON, checked against `min..=max` (the declared
+/// width's range).
+fn index_from_json(
+    json: &Json<'_>,
+    kind: &str,
+    w: u8,
+    range: Option<(i64, i64)>,
+) -> std::result::Result<i64, JsonError> {
+    let Some((min, max)) = range else {
+        return Err(JsonError::new(format!(
+            "the context declares a {kind} index width of {w}, not 1, 2 or 4"
+        )));
+    };
+    let value = match json {
+        Json::Number(n) => n.as_integer(),
+        _ => None,
+    }
+    .ok_or_else(|| JsonError::expected(&format!("a {kind} index (an integer)"), json))?;
+    if value < i128::from(min) || value > i128::from(max) {
+        return Err(JsonError::new(format!(
+            "{kind} index {value} does not fit the declared {w}-byte width ({min} to {max})"
+        )));
+    }
+    Ok(value as i64)
+}
+
+/// An index: its raw value as a number (-1 = none), which must fit the width the
+/// context declares.
+impl<C: IndexWidth<Self> + ?Sized, K: kind::Kind> FromJson<C> for Index<K> {
+    #[inline]
+    fn from_json(json: &Json<'_>, ctx: &C) -> std::result::Result<Self, JsonError> {
+        let w = IndexWidth::<Self>::width(ctx);
+        let range = match w {
+            1 => Some((i8::MIN.into(), i8::MAX.into())),
+            2 => Some((i16::MIN.into(), i16::MAX.into())),
+            4 => Some((i32::MIN.into(), i32::MAX.into())),
+            _ => None,
+        };
+        index_from_json(json, K::NAME, w, range).map(|v| Self::from_raw(v as i32))
+    }
+}
+
+/// A vertex index: its raw value (unsigned at every width: the `i32` bit pattern at 4
+/// bytes), which must fit the width the context declares.
+impl<C: IndexWidth<Self> + ?Sized> FromJson<C> for VertexIndex {
+    #[inline]
+    fn from_json(json: &Json<'_>, ctx: &C) -> std::result::Result<Self, JsonError> {
+        let w = IndexWidth::<Self>::width(ctx);
+        let range = match w {
+            1 => Some((0, u8::MAX.into())),
+            2 => Some((0, u16::MAX.into())),
+            4 => Some((0, u32::MAX.into())),
+            _ => None,
+        };
+        index_from_json(json, VERTEX, w, range).map(|v| VertexIndex(v as u32))
     }
 }

@@ -3,7 +3,8 @@
 //! Every format type is an annotated struct or enum; `#[derive(Mmd)]` turns it into a
 //! reader ([`Decode`], `binrw::BinRead`), a writer ([`Encode`], `binrw::BinWrite`), a
 //! layout descriptor ([`layout::Describe`]) and a reflective walk over its fields
-//! ([`walk::Walk`]). On the walk and the writer rest the [span maps](inspect::spans)
+//! ([`walk::Walk`]), and its inverse, a builder from the JSON form of the value
+//! ([`json::FromJson`]). On the walk and the writer rest the [span maps](inspect::spans)
 //! (the byte range of every field, and `explain`: which field holds a byte), the
 //! [field-level differences](inspect::diff) and the [field dump](inspect::dump) (text,
 //! and JSON with the `serde` feature); [`inspect`] offers them for whole files of any
@@ -18,7 +19,7 @@
 //! 1. **The runtime** the generated code calls, itself in one direction (each module uses
 //!    only those before it): [`path`] (the one path type and how it is written) and
 //!    [`kinds`] (index kinds, text encodings); [`layout`] (the descriptors); [`error`];
-//!    [`io`]; [`codec`]; [`walk`]; the leaf types ([`index`], [`text`], [`flags`]), each
+//!    [`io`]; [`codec`]; [`walk`]; [`json`] (the JSON form both ways); the leaf types ([`index`], [`text`], [`flags`]), each
 //!    with its codec, descriptor and walk; `rt` (what only generated code calls); and
 //!    [`file`](mod@file) (whole files in memory and on disk, written atomically).
 //! 2. **Shared views** of MMD's conventions: [`coords`] (right-handed views and the little
@@ -100,6 +101,14 @@
 //! | `switch_ctx = expr` | any | after this field, `ctx` becomes the value of `expr` (a `Result<NewCtx, Error>`); opaque to the descriptors, so the reference cannot render it: prefer `context` |
 //!
 //! `count`/`len` combine with `if`/`unless_eof` on an `Option<Vec<T>>`.
+//!
+//! The same attributes make the JSON form both ways ([`json`]): the walk prints it, and
+//! the derived [`json::FromJson`] builds the value back from it, checking what the writer
+//! checks (`if` against `null`, `len`, `select`, counts, contexts) and naming the JSON path
+//! of any mistake. With the `serde` feature the derive also implements `serde::Serialize`
+//! and `serde::Deserialize` in that shape (in a downstream crate too, when it enables the
+//! feature of mmd-formats). Leaf types of your own implement `FromJson` by hand beside
+//! their `Decode`.
 //!
 //! On the root struct of a file format, `file(id = "pmx", title = "...", application =
 //! "...")` names the format in the reference that `mmd-spec` renders (the root's doc
@@ -249,6 +258,7 @@ pub mod flags;
 pub mod index;
 pub mod inspect;
 pub mod io;
+pub mod json;
 pub mod kinds;
 pub mod layout;
 pub mod path;
@@ -292,10 +302,13 @@ pub use text::{PmxText, ShiftJis, TextContext, TextEncoding};
 /// Paths the generated code uses. Not a stable interface.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::__mmd_if_serde as if_serde;
     pub use crate::codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected};
     pub use crate::error::{ContextFault, Error, PathSegment, Result};
     pub use crate::index::{IndexType, IndexWidth};
     pub use crate::io::{Input, Output};
+    pub use crate::json;
+    pub use crate::json::{FromJson, Json, JsonError};
     pub use crate::layout;
     pub use crate::layout::Describe;
     pub use crate::path::Segment;
@@ -303,6 +316,28 @@ pub mod __private {
     pub use crate::text::{TextContext, TextEncoding};
     pub use crate::walk;
     pub use binrw;
+    #[cfg(feature = "serde")]
+    pub use serde;
+}
+
+/// Expands to its input when mmd-formats is built with the `serde` feature, to nothing
+/// otherwise: the generated `serde` impls of a derived type go through it, so that a
+/// downstream crate gets them exactly when mmd-formats has the feature. Not a stable
+/// interface.
+#[cfg(feature = "serde")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mmd_if_serde {
+    ($($t:tt)*) => { $($t)* };
+}
+
+/// Expands to its input when mmd-formats is built with the `serde` feature, to nothing
+/// otherwise (here: nothing). Not a stable interface.
+#[cfg(not(feature = "serde"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __mmd_if_serde {
+    ($($t:tt)*) => {};
 }
 
 /// The root types of the binary file formats (PMX, PMD, VMD), whose layout descriptors

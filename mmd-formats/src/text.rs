@@ -11,6 +11,7 @@
 use crate::codec::{Decode, Encode};
 use crate::error::{Error, Result};
 use crate::io::{Input, Output};
+use crate::json::{FromJson, Json, JsonError};
 use crate::layout::{Describe, LeafKind, LeafLayout, Prim, Shape, Size};
 use crate::walk::{Leaf, Text, TextKind, Visitor, Walk};
 
@@ -352,5 +353,126 @@ impl<const N: usize> Walk for ShiftJis<N> {
             text,
             clean,
         })));
+    }
+}
+
+/// The members of text printed with its bytes: `{"text", "raw", "encoding"}`, checked
+/// (`raw` hex and required, `encoding` the field's when given, nothing else).
+fn text_parts<'j>(
+    json: &'j Json<'_>,
+    encoding: &str,
+) -> std::result::Result<(Option<&'j str>, Vec<u8>), JsonError> {
+    for (k, _) in json.as_object().unwrap_or(&[]) {
+        if !matches!(k.as_ref(), "text" | "raw" | "encoding") {
+            return Err(JsonError::new(format!(
+                "unknown member `{k}` of text (it has `text`, `raw` and `encoding`)"
+            )));
+        }
+    }
+    if let Some(e) = json.get("encoding") {
+        if e.as_str() != Some(encoding) {
+            return Err(JsonError::new(format!(
+                "the field's encoding is {encoding}, not {}",
+                e.describe()
+            ))
+            .in_field("encoding"));
+        }
+    }
+    let text = match json.get("text") {
+        None => None,
+        Some(t) => Some(
+            t.as_str()
+                .ok_or_else(|| JsonError::expected("a string", t).in_field("text"))?,
+        ),
+    };
+    let raw = json
+        .get("raw")
+        .ok_or_else(|| JsonError::new("text given as an object needs its bytes: `raw` (hex)"))?;
+    let raw = raw
+        .as_str()
+        .ok_or_else(|| JsonError::expected("hex digits", raw))
+        .and_then(crate::json::hex_decode)
+        .map_err(|e| e.in_field("raw"))?;
+    Ok((text, raw))
+}
+
+const TEXT_FORMS: &str = "text: a string, or {\"text\", \"raw\", \"encoding\"}";
+
+/// Text (see the [text rule](crate::json)): a string is encoded in the context's
+/// encoding; `{"text", "raw", "encoding"}` keeps `raw` unless `text` differs from what
+/// `raw` decodes to.
+impl<C: TextContext + ?Sized> FromJson<C> for PmxText {
+    fn from_json(json: &Json<'_>, ctx: &C) -> std::result::Result<Self, JsonError> {
+        let encoding = ctx.text_encoding();
+        match json {
+            Json::String(s) => Ok(PmxText::new(s, encoding)),
+            Json::Object(_) => {
+                let (text, raw) = text_parts(json, &TextKind::Pmx(encoding).encoding_name())?;
+                let kept = PmxText::from_raw(raw, encoding);
+                match text {
+                    Some(t) if t != kept.to_string_lossy() => Ok(PmxText::new(t, encoding)),
+                    _ => Ok(kept),
+                }
+            }
+            other => Err(JsonError::expected(TEXT_FORMS, other)),
+        }
+    }
+}
+
+impl<const N: usize> ShiftJis<N> {
+    /// The field for a name given in JSON: Shift_JIS, then a NUL and zeros, with the
+    /// reason in the words of the JSON form when it cannot be.
+    fn from_json_str(s: &str) -> std::result::Result<Self, JsonError> {
+        if s.contains('\0') {
+            return Err(JsonError::new(
+                "a NUL in a name would end it early: a name holds no NUL",
+            ));
+        }
+        let (bytes, _, unmappable) = encoding_rs::SHIFT_JIS.encode(s);
+        if unmappable {
+            let c = s
+                .chars()
+                .find(|c| encoding_rs::SHIFT_JIS.encode(&c.to_string()).2)
+                .unwrap_or(char::REPLACEMENT_CHARACTER);
+            return Err(JsonError::new(format!(
+                "{c:?} (U+{:04X}) has no Shift_JIS form",
+                c as u32
+            )));
+        }
+        if bytes.len() > N {
+            return Err(JsonError::new(format!(
+                "{} bytes do not fit the {N}-byte field",
+                bytes.len()
+            )));
+        }
+        let mut raw = [0u8; N];
+        raw[..bytes.len()].copy_from_slice(&bytes);
+        Ok(ShiftJis(raw))
+    }
+}
+
+/// A fixed Shift_JIS field (see the [text rule](crate::json)): a string is encoded and
+/// must fit; `{"text", "raw", "encoding"}` keeps `raw` (exactly `N` bytes) unless `text`
+/// differs from what `raw` decodes to.
+impl<C: ?Sized, const N: usize> FromJson<C> for ShiftJis<N> {
+    fn from_json(json: &Json<'_>, _ctx: &C) -> std::result::Result<Self, JsonError> {
+        match json {
+            Json::String(s) => Self::from_json_str(s),
+            Json::Object(_) => {
+                let (text, raw) = text_parts(json, &TextKind::ShiftJisFixed(N).encoding_name())?;
+                let len = raw.len();
+                let kept = ShiftJis(<[u8; N]>::try_from(raw).map_err(|_| {
+                    JsonError::new(format!(
+                        "{len} bytes do not fill the {N}-byte field (exactly {N} are stored)"
+                    ))
+                    .in_field("raw")
+                })?);
+                match text {
+                    Some(t) if t != kept.decode() => Self::from_json_str(t),
+                    _ => Ok(kept),
+                }
+            }
+            other => Err(JsonError::expected(TEXT_FORMS, other)),
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! Renders a format reference from the layout descriptors that `#[derive(Mmd)]` and
 //! `#[derive(MmdContext)]` emit, so the reference is generated from the same statement as
-//! the reader and writer: Markdown ([`render_markdown`]) and a Kaitai Struct grammar
-//! ([`render_ksy`]), for any root type that implements
+//! the reader and writer: Markdown ([`render_markdown`]), the JSON Schema of the format's
+//! JSON form ([`render_schema`]) and a Kaitai Struct grammar ([`render_ksy`]), for any root type that implements
 //! [`Describe`], ours or one of a downstream crate.
 //!
 //! Nothing here knows a particular format: fields, tags, conditions, counts, contexts
@@ -34,10 +34,12 @@ use std::fmt;
 pub mod expr;
 pub mod ksy;
 mod markdown;
+mod schema;
 mod yaml;
 
 pub use ksy::{render_ksy, KsyError};
 pub use markdown::render_markdown;
+pub use schema::render_schema;
 
 /// One format to render: what its documents call it, and its root type.
 #[derive(Debug, Clone)]
@@ -118,8 +120,8 @@ pub struct Document {
     pub text: String,
 }
 
-/// The Markdown reference (`reference/<id>.md`) and the Kaitai grammar
-/// (`kaitai/<id>.ksy`) of each format.
+/// The Markdown reference (`reference/<id>.md`), the JSON Schema of its JSON form
+/// (`schema/<id>.schema.json`) and the Kaitai grammar (`kaitai/<id>.ksy`) of each format.
 ///
 /// Fails when a descriptor holds something the Kaitai renderer cannot express (the error
 /// lists every such part).
@@ -130,6 +132,10 @@ pub fn documents_for(specs: &[Spec]) -> Result<Vec<Document>, KsyError> {
         docs.push(Document {
             file: format!("reference/{}.md", s.id),
             text: render_markdown(s),
+        });
+        docs.push(Document {
+            file: format!("schema/{}.schema.json", s.id),
+            text: render_schema(s),
         });
         match render_ksy(s) {
             Ok(text) => docs.push(Document {

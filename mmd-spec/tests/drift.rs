@@ -13,7 +13,7 @@ fn reference_documents_are_current() {
     let bless = std::env::var_os("MMD_SPEC_BLESS").is_some();
     let docs = documents();
     assert!(!docs.is_empty(), "no documents rendered");
-    for ext in ["md", "ksy"] {
+    for ext in ["md", "ksy", "schema.json"] {
         for id in ["pmx", "pmd", "vmd"] {
             assert!(
                 docs.iter()

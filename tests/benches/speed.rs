@@ -22,6 +22,8 @@
 //! the peak heap growth during one read and the heap the parsed value holds after it,
 //! each as a multiple of the file size.
 
+#[path = "speed/json.rs"]
+mod json;
 #[path = "speed/peers.rs"]
 mod peers;
 #[path = "speed/report.rs"]
@@ -608,6 +610,8 @@ fn main() {
     } else {
         print!("{}", report::markdown(&rows, &peers, &notes, &method));
     }
+    // The JSON form both ways (issue 13), on the largest PMX and VMD.
+    print!("{}", json::report(&all, &args));
 }
 
 /// Tells glibc to serve every allocation from its heap and never give freed memory back.

@@ -272,7 +272,6 @@ struct IndexedArgument {
 }
 
 #[test]
-
 fn an_index_in_a_context_argument_is_an_error_not_a_panic() {
     let e = decode_all::<IndexedArgument, _>(&[1, 2, 0], &()).unwrap_err();
     assert_eq!(e.path_string(), "settings", "{e}");
@@ -291,9 +290,44 @@ struct IndexedCondition {
 }
 
 #[test]
-
 fn an_index_in_a_condition_is_an_error_not_a_panic() {
-    assert!(decode_all::<IndexedCondition, _>(&[1, 2], &()).is_err());
+    // One setting (count 1 at 0x0, the setting at 0x1): `settings[1]` is not there. The
+    // error is at the start of the field the condition read, 0x0.
+    let e = decode_all::<IndexedCondition, _>(&[1, 2], &()).unwrap_err();
+    assert_eq!(e.path_string(), "settings", "{e}");
+    assert_eq!(e.offset(), 0, "{e}");
+    assert_eq!(
+        e.to_string(),
+        "settings: 1 element at 0x0 (expected at least 2 elements)"
+    );
+    // Two settings: the condition reads, setting 1 is 5, so `extra` is there.
+    let v = decode_all::<IndexedCondition, _>(&[2, 0, 5, 9], &()).unwrap();
+    assert_eq!(v.extra, Some(9));
+}
+
+#[test]
+fn the_json_form_checks_its_expressions_too() {
+    // Built from JSON, the same expressions read the fields built so far: a missing
+    // element is an error at the field it was read from, never a panic.
+    let e = mmd_formats::json::from_str::<IndexedCondition, _>(
+        r#"{"settings": {"hex": "02"}, "extra": null}"#,
+        &(),
+    )
+    .unwrap_err();
+    assert_eq!(e.path_string(), "$.settings", "{e}");
+    assert!(e.message().contains("expected at least 2 elements"), "{e}");
+    let e = mmd_formats::json::from_str::<IndexedArgument, _>(
+        r#"{"settings": {"hex": "02"}, "slot": 0}"#,
+        &(),
+    )
+    .unwrap_err();
+    assert_eq!(e.path_string(), "$.settings", "{e}");
+    let ok = mmd_formats::json::from_str::<IndexedCondition, _>(
+        r#"{"settings": {"hex": "0005"}, "extra": 9}"#,
+        &(),
+    )
+    .unwrap();
+    assert_eq!(ok.extra, Some(9));
 }
 
 /// The slot width, from element 2 of a byte run.
@@ -361,7 +395,6 @@ struct Last {
 }
 
 #[test]
-
 fn arithmetic_in_a_member_is_an_error_not_a_panic() {
     let b = file(&[2], 0, &[0xff, 0xff]);
     let f: Last = decode_all(&b, &()).unwrap();

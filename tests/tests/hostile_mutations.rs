@@ -169,10 +169,31 @@ fn reread_equal(format: Format, bytes: &[u8]) -> Result<(), String> {
     }
 }
 
+/// The JSON dump of a mutant that reads builds back into its bytes (issue 13).
+fn json_builds_back(format: Format, bytes: &[u8]) -> Result<(), String> {
+    let tree = format
+        .json_tree(bytes)
+        .map_err(|e| format!("dump --json fails on a file that reads: {e}"))?;
+    let built = format
+        .build(&mmd_formats::json::value_to_string(&tree))
+        .map_err(|e| format!("dump --json does not build back: {e}"))?;
+    if built == bytes {
+        Ok(())
+    } else {
+        Err(format!(
+            "dump --json then build gives other bytes ({} then {})",
+            bytes.len(),
+            built.len()
+        ))
+    }
+}
+
 /// Checks one mutant; `Err` describes the failure.
 fn check(format: Format, m: &[u8]) -> Result<(), String> {
     let r = catch_unwind(AssertUnwindSafe(|| match check_roundtrip(format, m) {
-        CheckOutcome::ByteExact => reread_equal(format, m),
+        CheckOutcome::ByteExact => {
+            reread_equal(format, m).and_then(|()| json_builds_back(format, m))
+        }
         CheckOutcome::ReadError(e) => {
             if e.offset() <= m.len() as u64 {
                 Ok(())

@@ -21,6 +21,7 @@
 //! # Ok(()) }
 //! ```
 
+mod build;
 pub mod check;
 pub mod diff;
 pub mod dump;
@@ -51,6 +52,16 @@ impl Format {
     /// Reads `bytes` and walks the value into a tree (the content of `mmd dump`).
     pub fn tree(self, bytes: &[u8]) -> Result<Value> {
         Ok(self.read(bytes)?.tree())
+    }
+
+    /// Reads `bytes` and gives the tree its JSON form prints (`mmd dump --json`, read back
+    /// by [`Format::build`]): the walked tree, and for VPD also its `source` text (see
+    /// [`Vpd::json_tree`](crate::vpd::Vpd::json_tree)).
+    pub fn json_tree(self, bytes: &[u8]) -> Result<Value> {
+        match self {
+            Format::Vpd => crate::vpd::Vpd::from_bytes(bytes)?.json_tree(),
+            _ => self.tree(bytes),
+        }
     }
 
     /// Reads `bytes` and records the byte range of every field (see [`spans`]).

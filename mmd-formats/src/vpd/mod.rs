@@ -27,6 +27,7 @@
 //! # Ok(()) }
 //! ```
 
+mod json;
 mod parse;
 mod walk;
 mod write;

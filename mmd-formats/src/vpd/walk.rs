@@ -158,7 +158,7 @@ impl Vpd {
 
     /// The offset of the first byte of the line that holds `at` (leading blank space
     /// skipped, as the reader skips it).
-    fn line_start(&self, at: usize) -> u64 {
+    pub(super) fn line_start(&self, at: usize) -> u64 {
         let head = self.src.get(..at).unwrap_or(&[]);
         let mut start = head.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         while start < at && self.src.get(start).copied().is_some_and(is_ws) {
@@ -170,7 +170,7 @@ impl Vpd {
     /// One past the `}` that closes the block whose last value ends at `after`: the first
     /// `}` that opens a line after it, after blank space as the reader skips it (spaces,
     /// TABs and CRs), or `after` if there is none.
-    fn block_end(&self, after: usize) -> u64 {
+    pub(super) fn block_end(&self, after: usize) -> u64 {
         let mut pos = after;
         while let Some(nl) = self
             .src

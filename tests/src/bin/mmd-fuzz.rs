@@ -7,7 +7,7 @@
 //! `--corpus`. Each iteration mutates a seed 1-8 times and checks, under `catch_unwind`:
 //! the round trip is `ByteExact` or `ReadError` (never `WriteError`, `Differs` or a panic);
 //! a read error's offset is within the input; read -> write -> read -> write gives the same
-//! bytes twice; an input that reads, cut short, reads or fails as a truncation (never as
+//! bytes twice; the JSON dump of an input that reads builds back into its bytes; an input that reads, cut short, reads or fails as a truncation (never as
 //! corrupt data); `format::info` and `format::field_at` do not panic. A failing input is
 //! written under the temporary directory and the process exits 1. See `tests/FUZZING.md`.
 
@@ -317,6 +317,22 @@ fn check(format: Format, bytes: &[u8], probe: u64) -> Result<bool, String> {
             }
             Some(Err(e)) => return Err(format!("second write failed: {e}")),
             None => return Err("the written bytes do not read back".into()),
+        }
+        // Its JSON form builds back into the same bytes (`mmd dump --json`, `mmd build`).
+        let built = format
+            .json_tree(bytes)
+            .map(|tree| format.build(&mmd_formats::json::value_to_string(&tree)));
+        match built {
+            Ok(Ok(b)) if b == bytes => {}
+            Ok(Ok(b)) => {
+                return Err(format!(
+                    "dump --json then build gives other bytes ({} then {} bytes)",
+                    bytes.len(),
+                    b.len()
+                ))
+            }
+            Ok(Err(e)) => return Err(format!("dump --json does not build back: {e}")),
+            Err(e) => return Err(format!("dump --json fails on a file that reads: {e}")),
         }
         // Cut at the probe: the start of a file that reads still reads, or fails as a
         // truncation that ends where the cut is (never as corrupt data).

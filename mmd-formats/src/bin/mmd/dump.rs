@@ -30,7 +30,8 @@ blocks null, enum values {\"Variant\": body}; integers, indices (raw: -1 = none)
 are numbers (a float reads back as the same f32; NaN and infinities, which JSON cannot
 hold, are {\"float\": \"NaN\", \"bits\": \"7fc00000\"}); raw bytes are {\"hex\": \"..\"}; text is a
 string when its bytes are exactly the string's encoding, else {\"text\", \"raw\" (hex),
-\"encoding\"}; flags are {\"bits\", \"names\"}.";
+\"encoding\"}; flags are {\"bits\", \"names\"}; a VPD adds its whole text as \"source\".
+`mmd build` reads this form back into the same bytes.";
 
 /// Exit codes of `mmd dump`.
 pub const EXIT_CODES: &str = "Exit codes: 0 = dumped; 1 = the file does not read (the error \
@@ -39,11 +40,15 @@ names its offset and field); 2 = usage error, unreadable path or unknown format.
 /// Runs `mmd dump`.
 pub fn run(args: &DumpArgs, out: &mut dyn Write) -> Outcome {
     let file = input::open(&args.file)?;
-    let tree = input::run_lib(&args.file, file.format, || file.format.tree(&file.bytes))?;
     if args.json {
+        // The JSON form `mmd build` reads back (for VPD, with its source text).
+        let tree = input::run_lib(&args.file, file.format, || {
+            file.format.json_tree(&file.bytes)
+        })?;
         serde_json::to_writer(&mut *out, &tree)?;
         writeln!(out)?;
     } else {
+        let tree = input::run_lib(&args.file, file.format, || file.format.tree(&file.bytes))?;
         let mut buf = io::BufWriter::new(&mut *out);
         mmd_formats::inspect::dump::write_text(&tree, &mut buf)?;
         buf.flush()?;

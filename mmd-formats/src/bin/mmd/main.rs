@@ -5,8 +5,8 @@
 //! describes one file; `mmd pmx recolor|rename|bones` edits a PMX model or lists its bones;
 //! `mmd vmd TOOL ...` edits or samples a motion (see `mmd vmd --help`); `mmd dump`,
 //! `mmd explain` and `mmd diff` show a file's fields, the field at a byte, and the fields
-//! two files differ in; `mmd completions SHELL` and `mmd man` print the shell completions
-//! and the manual pages.
+//! two files differ in; `mmd build` makes a file from its JSON dump; `mmd completions
+//! SHELL` and `mmd man` print the shell completions and the manual pages.
 //!
 //! One way through for every command: [`input`] reads an input and tells what is wrong
 //! with it, [`output`] is where every edit writes, and a command returns an
@@ -18,6 +18,7 @@ use std::process::ExitCode;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 
+mod build;
 mod check;
 mod cut;
 mod diff;
@@ -99,6 +100,9 @@ enum Command {
     /// Compare two files field by field (exit 0 when they agree, 1 when they differ).
     #[command(long_about = diff::LONG_ABOUT, after_help = diff::EXIT_CODES)]
     Diff(diff::DiffArgs),
+    /// Build a file from its JSON form (`mmd dump --json`), byte-exact.
+    #[command(long_about = build::LONG_ABOUT, after_help = build::EXIT_CODES)]
+    Build(build::BuildArgs),
     /// Print the shell completion script of mmd (bash, zsh, fish, elvish, powershell).
     #[command(long_about = docs::COMPLETIONS_ABOUT, after_help = docs::EXIT_CODES)]
     Completions(docs::CompletionsArgs),
@@ -132,6 +136,7 @@ fn run(command: &Command, out: &mut dyn Write) -> Outcome {
         Command::Dump(args) => dump::run(args, out),
         Command::Explain(args) => explain::run(args, out),
         Command::Diff(args) => diff::run(args, out),
+        Command::Build(args) => build::run(args, out),
         Command::Completions(args) => docs::completions(args, Cli::command(), out),
         Command::Man(args) => docs::man(args, Cli::command(), out),
     }
