@@ -8,7 +8,10 @@
 // The tree holds every attribute of every `seq`, guided by the grammar: an object per user
 // type (keyed by attribute id, in `seq` order, absent attributes left out), an array per
 // repeated attribute, numbers, strings, and byte arrays as lower-case hex. Instances are
-// left out (they are computed, not read). Nothing here knows a format: mmd-spec's
+// left out (they are computed, not read). The grammar is compiled in debug mode, which
+// records where each attribute was read: Kaitai's JavaScript runtime reads a 64-bit
+// integer into a double (exact only up to 2^53), so a `u8`/`s8` attribute is read again
+// from its bytes as a BigInt and printed with every digit. Nothing here knows a format: mmd-spec's
 // `ksy::expected_tree` builds the same tree from a value read by mmd-formats, with the
 // same conventions as the renderer, and the tests compare the two.
 //
@@ -27,7 +30,7 @@ function usage(msg, code = 2) {
 }
 
 async function compile(ksy) {
-  const out = await compiler.compile('javascript', ksy, null, false);
+  const out = await compiler.compile('javascript', ksy, null, true);
   const exportsObj = {};
   for (const src of Object.values(out)) {
     new Function('exports', 'require', src)(exportsObj, require);
@@ -59,7 +62,26 @@ function typeName(t) {
   return typeof t === 'string' ? t.replace(/\(.*$/, '') : null;
 }
 
-function value(v, attr, types) {
+// A 64-bit integer type (`u8`, `s8le`, ...): its signedness and endianness, else null.
+function wideInt(type, endian) {
+  const m = typeof type === 'string' && /^([us])8(le|be)?$/.exec(type);
+  return m ? { signed: m[1] === 's', little: (m[2] || endian) !== 'be' } : null;
+}
+
+// A BigInt as the digits JSON will hold, through a marker `render` replaces.
+const BIG = '@@bigint@@';
+const render = (obj) => JSON.stringify(obj).replace(/"@@bigint@@(-?[0-9]+)"/g, '$1');
+
+// The 64-bit integer read at `dbg` (an attribute's debug record), from the file's bytes.
+function bigAt(view, dbg, wide) {
+  const at = dbg.ioOffset + dbg.start;
+  const b = wide.signed ? view.getBigInt64(at, wide.little) : view.getBigUint64(at, wide.little);
+  return BIG + b.toString();
+}
+
+function value(v, attr, types, ctx, dbg) {
+  const wide = wideInt(attr.type, ctx.endian);
+  if (wide && dbg) return bigAt(ctx.view, dbg, wide);
   if (v instanceof Uint8Array) return hex(v);
   if (typeof v === 'number' || typeof v === 'bigint') return num(v);
   if (typeof v === 'string' || typeof v === 'boolean') return v;
@@ -71,17 +93,21 @@ function value(v, attr, types) {
     }
     const def = types[id];
     if (!def) throw new Error(`no type of class ${v.constructor.name} in the grammar`);
-    return record(v, def, types);
+    return record(v, def, types, ctx);
   }
   throw new Error(`unexpected value ${String(v)} for ${attr.id}`);
 }
 
-function record(obj, def, types) {
+function record(obj, def, types, ctx) {
   const out = {};
+  const dbg = obj._debug || {};
   for (const attr of def.seq || []) {
     const v = obj[camel(attr.id)];
     if (v === undefined || v === null) continue;
-    out[attr.id] = attr.repeat ? v.map((x) => value(x, attr, types)) : value(v, attr, types);
+    const d = dbg[camel(attr.id)] || dbg[attr.id];
+    out[attr.id] = attr.repeat
+      ? v.map((x, i) => value(x, attr, types, ctx, d && d.arr ? d.arr[i] : undefined))
+      : value(v, attr, types, ctx, d);
   }
   return out;
 }
@@ -106,15 +132,20 @@ async function main() {
       const buf = fs.readFileSync(file);
       const io = new KaitaiStream(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length));
       const parsed = new cls(io);
+      parsed._read(); // debug mode: the constructor does not read
       out.leftover = io.size - io.pos;
-      out.tree = record(parsed, ksy, types);
+      const ctx = {
+        endian: (ksy.meta && ksy.meta.endian) || 'le',
+        view: new DataView(buf.buffer, buf.byteOffset, buf.length),
+      };
+      out.tree = record(parsed, ksy, types, ctx);
       out.ok = out.leftover === 0;
       if (!out.ok) out.error = `parse stopped ${out.leftover} byte(s) before the end of the file`;
     } catch (e) {
       out.error = e && e.message ? `${e.constructor.name}: ${e.message}` : String(e);
     }
     if (!out.ok) failed += 1;
-    process.stdout.write(`${JSON.stringify(out)}\n`);
+    process.stdout.write(`${render(out)}\n`);
   }
   // Not process.exit(): it would cut a long output to a pipe short.
   process.exitCode = failed ? 1 : 0;
