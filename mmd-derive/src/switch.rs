@@ -116,9 +116,20 @@ pub fn after_field(p: &Paths, fields: &Fields, here: usize, n: &mut usize) -> Op
     Some(code)
 }
 
-/// `let __mmd_pos_<field> = <pos>;` before field `i`, when a context argument reads it.
+/// True when the start of field `i` is kept: an expression reads it, or it switches the
+/// context (a fault of the context that no field is to blame for is put there).
+fn captured(fields: &Fields, i: usize) -> bool {
+    is_root(fields, i)
+        || fields.fields[i]
+            .shape
+            .as_ref()
+            .is_some_and(|s| s.context.is_some())
+}
+
+/// `let __mmd_pos_<field> = <pos>;` before field `i`, when a context argument reads it or
+/// it switches the context.
 pub fn capture_position(fields: &Fields, i: usize, pos: &TokenStream) -> TokenStream {
-    if !is_root(fields, i) {
+    if !captured(fields, i) {
         return quote!();
     }
     let id = pos_ident(fields, i);
@@ -178,7 +189,11 @@ pub fn switch(
     } = p;
     let ty = &call.ty;
     let c = format_ident!("__mmd_ctx_{}", n);
-    let here_pos = quote!(__mmd_start);
+    // A fault that no field read is to blame for is at the switching field.
+    let here_pos = {
+        let id = pos_ident(fields, here);
+        quote!(#id)
+    };
     // Each argument in a local of its own (its type is its own, not the parameter's).
     let arg_names: Vec<proc_macro2::Ident> = (0..call.args.len())
         .map(|i| format_ident!("__mmd_arg_{}_{}", n, i))
@@ -205,7 +220,7 @@ pub fn switch(
         let f = &fields.fields[i];
         let fname = Literal::string(&f.name);
         let segs = seg_tokens(p, segs);
-        let start = if is_root(fields, i) {
+        let start = if captured(fields, i) {
             let id = pos_ident(fields, i);
             quote!(#id)
         } else {

@@ -401,3 +401,34 @@ fn arithmetic_in_a_member_is_an_error_not_a_panic() {
     assert_eq!(f.slot, SlotIndex::NONE);
     assert!(decode_all::<Last, _>(&file(&[], 0, &[0]), &()).is_err());
 }
+
+/// A byte, then a field whose context is computed from a constant that is not an
+/// accepted width.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = ())]
+struct ConstantArgument {
+    /// A leading byte.
+    lead: u8,
+    /// The switching field.
+    #[mmd(context = ByteCtx(3))]
+    body: u8,
+    /// One slot.
+    slot: SlotIndex,
+}
+
+#[test]
+fn a_fault_no_field_is_to_blame_for_is_at_the_switching_field() {
+    // `lead` at 0x0, `body` at 0x1: the width 3 comes from no field, so the error is at
+    // the field that switches the context, 0x1 (not at the record's start).
+    let e = decode_all::<ConstantArgument, _>(&[7, 9, 0], &()).unwrap_err();
+    assert_eq!(e.path_string(), "body", "{e}");
+    assert_eq!(e.offset(), 1, "{e}");
+    let value = ConstantArgument {
+        lead: 7,
+        body: 9,
+        slot: SlotIndex::from_raw(0),
+    };
+    let e = encode_all(&value, &()).unwrap_err();
+    assert_eq!(e.path_string(), "body", "{e}");
+    assert_eq!(e.offset(), 1, "{e}");
+}
