@@ -4,65 +4,20 @@
 //! exit codes in `--help`.
 #![cfg(feature = "cli")]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod cli_common;
 
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use cli_common::{mmd_with_input as mmd, TempDir};
 use mmd_formats::pmx::Pmx;
 
 fn mmd_bin() -> &'static str {
     env!("CARGO_BIN_EXE_mmd")
 }
 
-fn mmd(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(mmd_bin())
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cannot run the mmd binary");
-    {
-        use std::io::Write;
-        let mut input = child.stdin.take().unwrap();
-        input.write_all(stdin.unwrap_or_default()).unwrap();
-    }
-    child.wait_with_output().unwrap()
-}
-
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-/// A fresh directory, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> Self {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let d =
-            std::env::temp_dir().join(format!("mmd-build-{tag}-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&d).unwrap();
-        TempDir(d)
-    }
-    fn file(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-    fn names(&self) -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(&self.0)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// A PMX sample with a material, written to `dir/a.pmx`.
@@ -90,7 +45,7 @@ fn the_readme_example_changes_one_field() {
          mmd dump --json a.pmx | jq '.materials[0].diffuse[0] = 0.25' \
            | mmd build --format pmx - -o b.pmx && mmd diff a.pmx b.pmx",
         mmd_bin(),
-        dir.0.display()
+        dir.path().display()
     );
     let out = Command::new("sh").args(["-c", &script]).output().unwrap();
     let stdout = text(&out.stdout);

@@ -3,7 +3,7 @@
 #![allow(dead_code)] // each test file uses its own part
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// Runs `mmd` with `args` to its end.
 pub fn mmd(args: &[&str]) -> Output {
@@ -11,6 +11,25 @@ pub fn mmd(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("cannot run the mmd binary")
+}
+
+/// Runs `mmd` with `args`, `stdin` (if any) given on its standard input.
+pub fn mmd_with_input(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mmd"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cannot run the mmd binary");
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().expect("a piped stdin");
+        input
+            .write_all(stdin.unwrap_or_default())
+            .expect("cannot write to mmd's stdin");
+    }
+    child.wait_with_output().expect("cannot wait for mmd")
 }
 
 /// The exit code (`None` when a signal ended the process).
@@ -62,6 +81,21 @@ impl TempDir {
     /// A path in the folder.
     pub fn file(&self, name: &str) -> PathBuf {
         self.0.join(name)
+    }
+
+    /// The names of the files in the folder, sorted.
+    pub fn names(&self) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(&self.0)
+            .expect("cannot list a temporary folder")
+            .map(|e| {
+                e.expect("a folder entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        v.sort();
+        v
     }
 
     /// Writes `bytes` to `name` in the folder; its path.
