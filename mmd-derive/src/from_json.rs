@@ -144,12 +144,7 @@ fn build_fields(
             stmts.push(s);
         }
     }
-    let values: Vec<_> = fields.fields.iter().map(|f| &f.value_binding).collect();
-    let members: Vec<_> = fields.fields.iter().map(|f| &f.member).collect();
-    let construct = match fields.style {
-        Style::Named | Style::Unnamed => quote! { #build { #(#members: #values),* } },
-        Style::Unit => quote! { #build },
-    };
+    let construct = crate::read::construct(fields, &build);
     quote! {
         #(#stmts)*
         let _ = __mmd_absent;
@@ -163,26 +158,12 @@ fn switch(p: &Paths, fields: &Fields, here: usize, n: &mut usize) -> Option<Toke
     let f = &fields.fields[here];
     let shape = f.shape.as_ref()?;
     let Paths {
-        json_rt,
-        ok,
-        err,
-        result,
-        ..
+        json_rt, result, ..
     } = p;
     let c = format_ident!("__mmd_ctx_{}", *n);
     let here_name = Literal::string(&f.name);
     let code = match (&shape.context, &shape.switch_ctx) {
         (Some(call), _) => {
-            let ty = &call.ty;
-            // Each argument in a local of its own, evaluated so that it cannot panic.
-            let names: Vec<_> = (0..call.args.len())
-                .map(|k| format_ident!("__mmd_arg_{}_{}", *n, k))
-                .collect();
-            let lets = call.args.iter().zip(&names).map(|(a, name)| {
-                let v = eval(p, fields, here + 1, here, false, a, None);
-                quote! { let #name = #v; }
-            });
-            let args = names.iter().map(|a| quote!(&#a));
             let mut arms: Vec<TokenStream> = call
                 .roots
                 .iter()
@@ -198,18 +179,10 @@ fn switch(p: &Paths, fields: &Fields, here: usize, n: &mut usize) -> Option<Toke
                 })
                 .collect();
             arms.push(quote! { _ => #json_rt::context_fault(__mmd_fault, #here_name, &[]), });
-            quote! {
-                #(#lets)*
-                let #c = match #ty::__mmd_context(#(#args),*) {
-                    #ok(__mmd_c) => __mmd_c,
-                    #err(__mmd_fault) => {
-                        return #err(match __mmd_fault.param() {
-                            #(#arms)*
-                        });
-                    }
-                };
-                let ctx = &#c;
-            }
+            // Each argument evaluated so that it cannot panic; a fault no field is to blame
+            // for is at the switching field.
+            let eval_arg = |a: &syn::Expr| eval(p, fields, here + 1, here, false, a, None);
+            crate::switch::call_context(p, call, *n, eval_arg, arms.into_iter())
         }
         (None, Some(sw)) => quote! {
             let #c: #result<_> = (#sw);

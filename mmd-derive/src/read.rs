@@ -83,15 +83,21 @@ pub fn read_fields(
             stmts.push(s);
         }
     }
-    let values: Vec<_> = fields.fields.iter().map(|f| &f.value_binding).collect();
-    let members: Vec<_> = fields.fields.iter().map(|f| &f.member).collect();
-    let construct = match fields.style {
-        Style::Named | Style::Unnamed => quote! { #build { #(#members: #values),* } },
-        Style::Unit => quote! { #build },
-    };
+    let construct = construct(fields, &build);
     quote! {
         #(#stmts)*
         #construct
+    }
+}
+
+/// The value built from the fields' value bindings: `build { member: value, .. }` (or
+/// `build` alone for a unit).
+pub fn construct(fields: &Fields, build: &TokenStream) -> TokenStream {
+    let values = fields.fields.iter().map(|f| &f.value_binding);
+    let members = fields.fields.iter().map(|f| &f.member);
+    match fields.style {
+        Style::Named | Style::Unnamed => quote! { #build { #(#members: #values),* } },
+        Style::Unit => quote! { #build },
     }
 }
 

@@ -179,30 +179,12 @@ pub fn switch(
     call: &ContextCall,
     n: usize,
 ) -> TokenStream {
-    let Paths {
-        rt,
-        ok,
-        err,
-        some,
-        none,
-        ..
-    } = p;
-    let ty = &call.ty;
-    let c = format_ident!("__mmd_ctx_{}", n);
+    let Paths { rt, some, none, .. } = p;
     // A fault that no field read is to blame for is at the switching field.
     let here_pos = {
         let id = pos_ident(fields, here);
         quote!(#id)
     };
-    // Each argument in a local of its own (its type is its own, not the parameter's).
-    let arg_names: Vec<proc_macro2::Ident> = (0..call.args.len())
-        .map(|i| format_ident!("__mmd_arg_{}_{}", n, i))
-        .collect();
-    let arg_lets = call.args.iter().zip(&arg_names).map(|(a, name)| {
-        let v = eval(p, fields, here + 1, a, &here_pos);
-        quote! { let #name = #v; }
-    });
-    let args = arg_names.iter().map(|a| quote!(&#a));
     // One arm per parameter; a fault of any other parameter (there is none) is put at the
     // switching field.
     let mut roots: Vec<(TokenStream, Option<&(usize, Vec<_>)>)> = call
@@ -234,9 +216,34 @@ pub fn switch(
             #pat => #rt::context_error(__mmd_fault, #some(#fname), #segs, #start, #locate),
         }
     });
+    let eval_arg = |a: &syn::Expr| eval(p, fields, here + 1, a, &here_pos);
+    call_context(p, call, n, eval_arg, arms)
+}
+
+/// The statements that compute context `n` from `call` and bind `ctx` to it: each argument
+/// in a local of its own (its type is its own, not the parameter's) from `eval_arg`, then
+/// the context, or a return of the error `arms` (one per parameter, then `_`) make of its
+/// fault. The reader, the writer and `FromJson` share it.
+pub fn call_context(
+    p: &Paths,
+    call: &ContextCall,
+    n: usize,
+    eval_arg: impl Fn(&syn::Expr) -> TokenStream,
+    arms: impl Iterator<Item = TokenStream>,
+) -> TokenStream {
+    let Paths { ok, err, .. } = p;
+    let ty = &call.ty;
+    let c = format_ident!("__mmd_ctx_{}", n);
+    let names: Vec<proc_macro2::Ident> = (0..call.args.len())
+        .map(|i| format_ident!("__mmd_arg_{}_{}", n, i))
+        .collect();
+    let lets = call.args.iter().zip(&names).map(|(a, name)| {
+        let v = eval_arg(a);
+        quote! { let #name = #v; }
+    });
     quote! {
-        #(#arg_lets)*
-        let #c = match #ty::__mmd_context(#(#args),*) {
+        #(#lets)*
+        let #c = match #ty::__mmd_context(#(&#names),*) {
             #ok(__mmd_c) => __mmd_c,
             #err(__mmd_fault) => {
                 return #err(match __mmd_fault.param() {
