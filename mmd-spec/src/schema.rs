@@ -59,23 +59,7 @@ impl J {
     fn write(&self, out: &mut String, depth: usize) {
         let pad = |d: usize| "  ".repeat(d);
         match self {
-            J::Str(t) => {
-                out.push('"');
-                for c in t.chars() {
-                    match c {
-                        '"' => out.push_str("\\\""),
-                        '\\' => out.push_str("\\\\"),
-                        '\n' => out.push_str("\\n"),
-                        '\t' => out.push_str("\\t"),
-                        '\r' => out.push_str("\\r"),
-                        c if (c as u32) < 0x20 => {
-                            let _ = write!(out, "\\u{:04x}", c as u32);
-                        }
-                        c => out.push(c),
-                    }
-                }
-                out.push('"');
-            }
+            J::Str(t) => mmd_formats::json::write_string(t, out),
             J::Int(i) => {
                 let _ = write!(out, "{i}");
             }

@@ -97,7 +97,7 @@ pub use serde::Seed;
 #[cfg(feature = "serde")]
 pub use serde::{deserialize, serialize};
 pub use value::{Json, Number};
-pub use write::{to_string, value_to_string, write_json};
+pub use write::{to_string, value_to_string, write_json, write_string};
 
 /// Parses `text` and builds a `T` from it with the context `ctx` (`&()` for a whole file).
 pub fn from_str<T: FromJson<C>, C: ?Sized>(text: &str, ctx: &C) -> Result<T, JsonError> {

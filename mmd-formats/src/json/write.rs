@@ -31,7 +31,7 @@ pub fn write_json(value: &Value, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                string(name, out);
+                write_string(name, out);
                 out.push(':');
                 write_json(v, out);
             }
@@ -49,7 +49,7 @@ pub fn write_json(value: &Value, out: &mut String) {
         }
         Value::Variant { variant, body } => {
             out.push('{');
-            string(variant.name, out);
+            write_string(variant.name, out);
             out.push(':');
             write_json(body, out);
             out.push('}');
@@ -108,7 +108,7 @@ fn leaf(l: &Leaf, out: &mut String) {
         }
         Leaf::Magic(m) => {
             if m.iter().all(|c| (0x20..0x7f).contains(c)) {
-                string(&String::from_utf8_lossy(m), out);
+                write_string(&String::from_utf8_lossy(m), out);
             } else {
                 hex_member(m, out);
             }
@@ -116,14 +116,14 @@ fn leaf(l: &Leaf, out: &mut String) {
         }
         Leaf::Text(t) => {
             if t.clean {
-                string(&t.text, out);
+                write_string(&t.text, out);
             } else {
                 out.push_str("{\"text\":");
-                string(&t.text, out);
+                write_string(&t.text, out);
                 out.push_str(",\"raw\":\"");
                 out.push_str(&hex(&t.raw));
                 out.push_str("\",\"encoding\":");
-                string(&t.kind.encoding_name(), out);
+                write_string(&t.kind.encoding_name(), out);
                 out.push('}');
             }
             Ok(())
@@ -134,7 +134,7 @@ fn leaf(l: &Leaf, out: &mut String) {
                 if i > 0 {
                     out.push(',');
                 }
-                string(n, out);
+                write_string(n, out);
             }
             out.push_str("]}");
             Ok(())
@@ -142,8 +142,9 @@ fn leaf(l: &Leaf, out: &mut String) {
     };
 }
 
-/// A JSON string literal.
-fn string(s: &str, out: &mut String) {
+/// Appends `s` to `out` as a JSON string literal (quotes, backslash escapes, control
+/// characters as `\u00XX`).
+pub fn write_string(s: &str, out: &mut String) {
     out.push('"');
     for c in s.chars() {
         match c {

@@ -9,7 +9,7 @@ use super::{ident, snake};
 use mmd_formats::layout::{
     Body, FieldLayout, IndexSign, LeafKind, Presence, Prim, Repeat, Shape, TagSource, TypeLayout,
 };
-use mmd_formats::walk::{Leaf, Value};
+use mmd_formats::walk::{hex, Leaf, Value};
 use std::fmt::Write;
 
 /// The JSON text of the tree a Kaitai parser of `root`'s grammar builds for `value` (the
@@ -340,20 +340,5 @@ fn key(out: &mut String, first: &mut bool, k: &str) {
 }
 
 fn str_value(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
+    mmd_formats::json::write_string(s, out);
 }
