@@ -34,9 +34,15 @@ fn an_edit_reads_back_and_a_bad_one_names_its_path() {
     assert_eq!(edited.title.to_string(), "新しい題");
     doc["author"] = "とても長い作者の名前".into();
     let err = json::from_str::<Dsnp, _>(&doc.to_string(), &()).unwrap_err();
-    assert_eq!(err.to_string(), "$.author: 20 bytes do not fit the 16-byte field");
+    assert_eq!(
+        err.to_string(),
+        "$.author: 20 bytes do not fit the 16-byte field"
+    );
     let err = serde_json::from_str::<Dsnp>(&doc.to_string()).unwrap_err();
-    assert!(err.to_string().starts_with("$.author: 20 bytes do not fit"), "{err}");
+    assert!(
+        err.to_string().starts_with("$.author: 20 bytes do not fit"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -46,8 +52,12 @@ fn the_schema_renders_through_the_public_api_and_every_sample_validates() {
     if std::env::var_os("MMD_SPEC_BLESS").is_some() {
         std::fs::write(&path, &schema).unwrap();
     }
-    let current = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{} is missing ({e}): run with MMD_SPEC_BLESS=1", path.display()));
+    let current = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{} is missing ({e}): run with MMD_SPEC_BLESS=1",
+            path.display()
+        )
+    });
     assert!(
         current == schema,
         "{} is out of date: run with MMD_SPEC_BLESS=1 and review the diff",
