@@ -108,7 +108,8 @@ fn blocks(
     let items = json
         .as_array()
         .ok_or_else(|| JsonError::expected("an array", json))?;
-    let mut out = Vec::with_capacity(items.len());
+    // Room for the blocks as they are built (see `FromJson::seq_from_json`).
+    let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let b = (|| {
             let o = crate::json::rt::object(item, "block", fields)?;
