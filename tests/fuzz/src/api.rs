@@ -10,7 +10,7 @@ use mmd_formats::walk::{Value, Walk};
 use mmd_formats::{pmd::Pmd, pmx::Pmx, vmd::Vmd, vpd::Vpd, Encode, Error};
 
 pub use mmd_formats::inspect::Format;
-pub use mmd_formats::json::{Json, JsonError};
+pub use mmd_formats::json::{FromJson, Json, JsonError};
 pub use mmd_formats::path::Segment;
 
 /// The four formats, in report order.
@@ -107,6 +107,11 @@ pub fn build(format: Format, text: &str) -> Result<Vec<u8>, JsonError> {
 /// Builds a file of `format` from a parsed JSON tree.
 pub fn build_tree(format: Format, doc: &Json<'_>) -> Result<Vec<u8>, JsonError> {
     format.build_tree(doc)
+}
+
+/// Builds a value of a whole-file type from a parsed JSON tree, without writing it.
+pub fn from_json<T: FromJson<()>>(doc: &Json<'_>) -> Result<T, JsonError> {
+    T::from_json(doc, &())
 }
 
 /// The JSON text of a file, as `mmd dump --json` gives it (the tree of

@@ -1,10 +1,14 @@
 //! The properties of one JSON document built as every format (`mmd build`). A failed
 //! property panics with a message that says which, and libFuzzer keeps the input.
 
+use std::fmt::Debug;
+
 use crate::alloc;
-use crate::api::{self, Format, Json, JsonError, Segment, FORMATS};
+use crate::api::{self, Format, FromJson, Json, JsonError, Segment, WholeFile, FORMATS};
 use crate::read::probe;
+use crate::write::check_binary;
 use mmd_formats::inspect::CheckOutcome;
+use mmd_formats::{pmd::Pmd, pmx::Pmx, vmd::Vmd};
 
 /// Checks every property on `data` as the JSON document of each of the four formats:
 ///
@@ -22,6 +26,9 @@ use mmd_formats::inspect::CheckOutcome;
 ///    `build(dump(build(j))) == build(j)`.
 /// 5. Building from the text and building from the parsed tree agree (checked for one
 ///    format an input, chosen by a hash of the input, so as not to parse four times).
+/// 6. For the binary formats, the value a document builds (before it is written) writes,
+///    its bytes are the build's, and it holds the writer targets' rule
+///    ([`check_binary`]: spans tile it, it reads back as itself).
 ///
 /// Bytes that are not UTF-8 are read as text with U+FFFD in place of each bad sequence
 /// (the library takes `&str`; `mmd build` refuses such bytes before parsing), so mutations
@@ -64,11 +71,46 @@ pub fn check_document(data: &[u8]) {
                 shown(&built)
             );
         }
+        match format {
+            Format::Pmx => check_value::<Pmx>(&doc, &built),
+            Format::Pmd => check_value::<Pmd>(&doc, &built),
+            Format::Vmd => check_value::<Vmd>(&doc, &built),
+            _ => {}
+        }
         match built {
             Ok(bytes) => check_built(format, &bytes),
             Err(e) => check_path_error(format, &e, &doc),
         }
     }
+}
+
+/// The value a document builds (binary formats) before it is written: the build is that
+/// value written, it writes (the JSON rules refuse, at their path, every value the writer
+/// would), and it holds the writer's rule ([`check_binary`]): it reads back as itself.
+fn check_value<T: FromJson<()> + WholeFile + Debug + PartialEq>(
+    doc: &Json<'_>,
+    built: &Result<Vec<u8>, JsonError>,
+) {
+    let value = match api::from_json::<T>(doc) {
+        Ok(value) => value,
+        Err(e) => {
+            assert_eq!(
+                built.as_ref().err(),
+                Some(&e),
+                "building the value fails, and the build gives another result"
+            );
+            return;
+        }
+    };
+    match (value.to_bytes(), built) {
+        (Ok(bytes), Ok(b)) => assert!(&bytes == b, "the build is not the value built, written"),
+        (Err(e), _) => panic!(
+            "a value built from JSON does not write (the JSON rules should refuse it at its \
+             path): {e}"
+        ),
+        (Ok(_), Err(e)) => panic!("the value built writes, but the build fails: {e}"),
+    }
+    check_binary(&value);
 }
 
 fn check_peak(what: &str, len: usize, peak: usize, bound: usize) {
