@@ -8,9 +8,10 @@
 #
 # N seconds a target (default 60; 0: no limit), or R executions a target, whichever comes
 # first; J targets at once (default: the number of cores); every target when none is
-# named. Fixtures of at most B bytes (default 262144) seed the read targets; they come
-# from $MMD_CORPUS, else ../shared/fixtures beside the repository, when there. Installs
-# the pinned cargo-fuzz when it is missing. Logs: tests/fuzz/logs/.
+# named. Fixtures of at most B bytes (default 262144) seed the read targets, and their
+# JSON dumps of at most B bytes seed build_json; they come from $MMD_CORPUS, else
+# ../shared/fixtures beside the repository, when there. Installs the pinned cargo-fuzz
+# when it is missing. Logs: tests/fuzz/logs/.
 set -euo pipefail
 
 CARGO_FUZZ_VERSION=0.13.2
@@ -29,7 +30,7 @@ while [ $# -gt 0 ]; do
         --jobs) jobs="$2"; shift 2 ;;
         --seed-max-bytes) seed_max_bytes="$2"; shift 2 ;;
         --sanitizer) sanitizer="$2"; shift 2 ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
         -*) echo "unknown option $1" >&2; exit 2 ;;
         *) targets+=("$1"); shift ;;
     esac
@@ -78,7 +79,9 @@ run_one() {
     if [ "$seconds" != 0 ]; then flags+=(-max_total_time="$seconds"); fi
     if [ -n "$runs" ]; then flags+=(-runs="$runs"); fi
     local dict="$fuzz/dict/${t#read_}.dict"
-    if [[ "$t" == read_* && -f "$dict" ]]; then flags+=(-dict="$dict"); fi
+    # build_json's dictionary is written by the seeder (dict/json.dict and the schemas' names).
+    if [ "$t" = build_json ]; then dict="$fuzz/corpus/build_json.dict"; fi
+    if [[ ( "$t" == read_* || "$t" == build_json ) && -f "$dict" ]]; then flags+=(-dict="$dict"); fi
     cargo "${toolchain[@]}" fuzz run --fuzz-dir "$fuzz" -s "$sanitizer" "$t" "${dirs[@]}" \
         -- "${flags[@]}" >"$fuzz/logs/$t.log" 2>&1
 }

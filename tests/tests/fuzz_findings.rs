@@ -61,3 +61,40 @@ fn vpd_cut_inside_a_comment_before_the_brace_is_a_truncation() {
     assert!(e.is_truncated(), "not a truncation: {e}");
     assert_eq!(e.input_end(), Some(cut.len() as u64), "{e}");
 }
+
+/// A VPD pose in JSON (`mmd build`) with a number that as an `f32` is infinite: 3.5e38 is
+/// past the largest `f32`, 3.4028235e38, and VPD text holds only finite numbers, so the
+/// build fails. The error named `$.bones[1][5]` (the block's numbers counted across
+/// `translation` and `rotation`), which is no value of the document; it must name the
+/// number, `$.bones[1].rotation[2]`, both for a block of `source` whose number changes and
+/// for a block added after them, and `$.morphs[0].weight` for a morph. Found by
+/// `build_json`.
+#[test]
+fn vpd_json_number_past_f32_is_named_at_its_member() {
+    let bones = r#"[{"name":"a","translation":[0,0,0],"rotation":[0,0,0,1]},
+        {"name":"b","translation":[0,0,0],"rotation":[0,0,3.5e38,1]}]"#;
+    let head = r#""signature":"Vocaloid Pose Data file","model_file":"m.osm","bone_count":2"#;
+    // The pose as MMD's template would write it: the second block's rotation in source
+    // is 0,0,0,1, so the JSON changes its third number.
+    let source = r#""source":"Vocaloid Pose Data file\n\nm.osm;\n2;\n\nBone0{a\n0,0,0;\n0,0,0,1;\n}\n\nBone1{b\n0,0,0;\n0,0,0,1;\n}\n""#;
+    let want = "$.bones[1].rotation[2]: inf: a VPD number is written as text, which holds \
+                only finite numbers";
+    let cases = [
+        (
+            format!(r#"{{{head},"bones":{bones},"morphs":[],{source}}}"#),
+            want,
+        ),
+        (format!(r#"{{{head},"bones":{bones},"morphs":[]}}"#), want),
+        (
+            format!(r#"{{{head},"bones":[],"morphs":[{{"name":"c","weight":-1e39}}],{source}}}"#),
+            "$.morphs[0].weight: -inf: a VPD number is written as text, which holds only \
+             finite numbers",
+        ),
+    ];
+    for (text, want) in cases {
+        let e = Format::Vpd
+            .build(&text)
+            .expect_err("an infinite number does not build");
+        assert_eq!(e.to_string(), want, "{text}");
+    }
+}

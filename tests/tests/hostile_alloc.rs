@@ -11,6 +11,16 @@
 //! that with room for `Vec` growth; 64 KiB covers fixed overhead (error values, small
 //! tables). The fuzz targets (`tests/fuzz`) check the same bound on every input they make.
 //!
+//! Building a file from JSON (`mmd build`, `Format::build`) allocates at most
+//! `64 * len + 64 KiB` for `len` bytes of JSON text. The parsed tree is most of it: a node
+//! is 32 bytes and an array element can be 2 bytes of text (`0,`), 16 bytes a byte, which
+//! a `Vec` grown by doubling can hold twice over; an array of one element has room for 4,
+//! so `[[0],[0],..` takes 48 bytes a byte. The values built are smaller than their JSON,
+//! whose every field is named, as long as room is made for the elements of an array as
+//! they are built: reserved for the array's length up front, `"bones": [0, 0, ..]` took
+//! 104 bytes a byte (a PMX bone is 208 bytes) before failing at `bones[0]` (found by the
+//! fuzz target `build_json`; `json_arrays_of_zeros` below are such inputs).
+//!
 //! One `#[test]` does everything in sequence, so no other test thread allocates while a
 //! peak is measured.
 
@@ -19,6 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 
 use mmd_formats::error::ErrorKind;
 use mmd_formats::inspect::Format;
+use mmd_formats::json::{self, JsonError};
 use mmd_formats::{pmd::Pmd, pmx::Pmx, samples, vmd::Vmd, vpd::Vpd};
 
 /// A global allocator that counts the bytes currently allocated and their peak.
@@ -89,6 +100,40 @@ fn measure(format: Format, bytes: &[u8]) -> (usize, Option<bool>) {
 /// The allowed peak for an input of `len` bytes.
 fn bound(len: usize) -> usize {
     32 * len + 64 * 1024
+}
+
+/// Builds `text` as `format` and returns the peak bytes allocated above what was live
+/// before, and the result.
+fn measure_build(format: Format, text: &str) -> (usize, Result<Vec<u8>, JsonError>) {
+    let base = CURRENT.load(SeqCst);
+    PEAK.store(base, SeqCst);
+    let built = format.build(text);
+    (PEAK.load(SeqCst).saturating_sub(base), built)
+}
+
+/// The allowed peak for building `len` bytes of JSON text.
+fn json_bound(len: usize) -> usize {
+    64 * len + 64 * 1024
+}
+
+/// The dump of each sample with no elements in some array, that array given 20,000
+/// zeros instead, once for every empty array of the dump (`"bones":[]` becomes
+/// `"bones":[0,0,..]`): each fails at the array's first element, with nothing built for
+/// the rest. With the `bones` of `pmx/zero_counts_v20.pmx` it is the fuzz target's
+/// regression input `regressions/build_json/pmx-bones-20000-zeros.json`.
+fn json_arrays_of_zeros() -> Vec<(String, Format, String)> {
+    let zeros = format!("[{}0]", "0,".repeat(19_999));
+    let mut out = Vec::new();
+    for s in samples::all() {
+        let format = Format::detect(&s.bytes).unwrap();
+        let dump = json::value_to_string(&format.json_tree(&s.bytes).unwrap());
+        for (at, _) in dump.match_indices(":[]") {
+            let member = &dump[dump[..at - 1].rfind('"').unwrap() + 1..at - 1];
+            let text = format!("{}:{zeros}{}", &dump[..at], &dump[at + 3..]);
+            out.push((format!("{} with {member} of zeros", s.name), format, text));
+        }
+    }
+    out
 }
 
 /// A PMX 2.0 file (1-byte indices, UTF-16LE) of one bone whose IK block has `n` links of
@@ -243,4 +288,56 @@ fn peak_allocation_is_bounded() {
         assert_eq!(too_large, Some(true), "{what}: not CountTooLarge");
         assert!(peak < 64 * 1024, "{what}: peak {peak}");
     }
+
+    // JSON: every sample's dump builds within the bound, and so do arrays of zeros.
+    let mut over = Vec::new();
+    let mut worst = (0.0f64, String::new());
+    let mut zero_arrays = 0;
+    for s in samples::all() {
+        let format = Format::detect(&s.bytes).unwrap();
+        let dump = json::value_to_string(&format.json_tree(&s.bytes).unwrap());
+        let (peak, built) = measure_build(format, &dump);
+        assert_eq!(built.as_deref().ok(), Some(&s.bytes[..]), "{}", s.name);
+        if peak > json_bound(dump.len()) {
+            over.push(format!(
+                "{}: {} bytes of JSON, peak {peak}",
+                s.name,
+                dump.len()
+            ));
+        }
+    }
+    let mut failed_at_first = Vec::new();
+    for (name, format, text) in json_arrays_of_zeros() {
+        let (peak, built) = measure_build(format, &text);
+        // Arrays of numbers build; arrays of records fail at their first zero.
+        if let Err(e) = built {
+            if e.path_string().ends_with("[0]") {
+                failed_at_first.push(format!("{name}: {}", e.path_string()));
+            }
+        }
+        zero_arrays += 1;
+        let ratio = peak as f64 / text.len() as f64;
+        if ratio > worst.0 {
+            worst = (ratio, format!("{name} ({} bytes, peak {peak})", text.len()));
+        }
+        if peak > json_bound(text.len()) {
+            over.push(format!("{name}: {} bytes of JSON, peak {peak}", text.len()));
+        }
+    }
+    eprintln!(
+        "hostile alloc: {zero_arrays} JSON arrays of zeros; largest peak/len ratio {:.2} for {}",
+        worst.0, worst.1
+    );
+    assert!(zero_arrays >= 30, "only {zero_arrays} arrays of zeros");
+    let bones = "pmx/zero_counts_v20.pmx with bones of zeros: $.bones[0]".to_string();
+    assert!(
+        failed_at_first.contains(&bones),
+        "{bones} is not among the failures:\n{}",
+        failed_at_first.join("\n")
+    );
+    assert!(
+        over.is_empty(),
+        "JSON build peak over 64 * len + 64 KiB:\n{}",
+        over.join("\n")
+    );
 }

@@ -23,15 +23,20 @@ pub trait FromJson<C: ?Sized>: Sized {
 
     /// Builds the elements of a sequence: by default a JSON array of values; `u8`
     /// overrides it with `{"hex": ".."}` (the walk's form of bytes).
+    ///
+    /// Room is made for the elements as they are built, never for the array's length up
+    /// front: an element can be two bytes of JSON (`0,`) and hundreds of bytes in memory
+    /// (a PMX bone is 208), so an array that fails at its first element must not have
+    /// reserved a hundred times its size for the rest.
     fn seq_from_json(json: &Json<'_>, ctx: &C) -> Result<Vec<Self>, JsonError> {
         let items = json
             .as_array()
             .ok_or_else(|| JsonError::expected("an array", json))?;
-        let mut out = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            out.push(Self::from_json(item, ctx).map_err(|e| e.in_index(i))?);
-        }
-        Ok(out)
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| Self::from_json(item, ctx).map_err(|e| e.in_index(i)))
+            .collect()
     }
 
     /// Builds a fixed-length array (`[f32; 3]`): exactly `N` elements, in the form of

@@ -108,7 +108,8 @@ fn blocks(
     let items = json
         .as_array()
         .ok_or_else(|| JsonError::expected("an array", json))?;
-    let mut out = Vec::with_capacity(items.len());
+    // Room for the blocks as they are built (see `FromJson::seq_from_json`).
+    let mut out = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let b = (|| {
             let o = crate::json::rt::object(item, "block", fields)?;
@@ -225,7 +226,8 @@ fn block_text(
             if k > 0 {
                 out.push(b',');
             }
-            out.extend_from_slice(number_text(b.numbers[at + k])?.as_bytes());
+            let text = number_text(b.numbers[at + k]).map_err(|e| at_number(e, keyword, at + k))?;
+            out.extend_from_slice(text.as_bytes());
         }
         at += len;
         out.extend_from_slice(comment.as_bytes());
@@ -235,6 +237,17 @@ fn block_text(
     out.extend_from_slice(eol);
     out.extend_from_slice(eol);
     Ok(out)
+}
+
+/// The error about number `k` of a block (its numbers counted across its fields, as
+/// `Block` holds them) at its JSON path inside the block: `translation[k]`,
+/// `rotation[k - 3]` or `weight`.
+fn at_number(e: JsonError, keyword: &str, k: usize) -> JsonError {
+    match (keyword, k) {
+        ("Bone", 0..=2) => e.in_index(k).in_field("translation"),
+        ("Bone", _) => e.in_index(k - 3).in_field("rotation"),
+        _ => e.in_field("weight"),
+    }
 }
 
 const BONE_FIELDS: &[&str] = &["name", "translation", "rotation"];
@@ -264,7 +277,8 @@ fn block_edits(
         }
         for (k, (num, &v)) in nums.iter().zip(&b.numbers).enumerate() {
             if num.value.to_bits() != v.to_bits() {
-                let text = number_text(v).map_err(|e| e.in_index(k).in_index(i).in_field(field))?;
+                let text = number_text(v)
+                    .map_err(|e| at_number(e, keyword, k).in_index(i).in_field(field))?;
                 edits.push(Edit {
                     start: num.span.start,
                     end: num.span.end,

@@ -76,3 +76,15 @@ pub fn peak_during<R>(f: impl FnOnce() -> R) -> (R, usize) {
 pub fn read_bound(len: usize) -> usize {
     32 * len + 64 * 1024
 }
+
+/// The most building a file from `len` bytes of JSON text may have live at once: 64 bytes
+/// a byte, plus 64 KiB.
+///
+/// The parsed tree is the larger part: a node is 32 bytes, an array element can be 2
+/// bytes of text (`0,`), and a `Vec` that grows by doubling can hold twice the room its
+/// elements use (16 bytes a byte, 32 at worst); an array of one element is 4 nodes of
+/// room, so `[[0],[0],..` takes 48 bytes a byte. The values built and the file written
+/// are smaller than their JSON (every field is named in it).
+pub fn build_bound(len: usize) -> usize {
+    64 * len + 64 * 1024
+}

@@ -1,14 +1,17 @@
-//! The one place that calls `mmd-formats`' whole-file and inspection functions.
+//! The one place that calls `mmd-formats`' whole-file, inspection and JSON functions.
 //!
 //! The inspection functions (spans, explain, info, field lookup) are expected to move;
 //! when they do, only this file changes.
 
 use mmd_formats::inspect::spans::Spans;
 use mmd_formats::inspect::{self as format, CheckOutcome, Inspect};
+use mmd_formats::json;
 use mmd_formats::walk::{Value, Walk};
 use mmd_formats::{pmd::Pmd, pmx::Pmx, vmd::Vmd, vpd::Vpd, Encode, Error};
 
 pub use mmd_formats::inspect::Format;
+pub use mmd_formats::json::{FromJson, Json, JsonError};
+pub use mmd_formats::path::Segment;
 
 /// The four formats, in report order.
 pub const FORMATS: [Format; 4] = [Format::Pmx, Format::Pmd, Format::Vmd, Format::Vpd];
@@ -89,6 +92,32 @@ pub fn explain(format: Format, bytes: &[u8], offset: u64) -> Result<Option<Expla
 /// there (`mmd`'s lookup for a byte of a file that does not read).
 pub fn field_at(format: Format, bytes: &[u8], offset: u64) -> Option<String> {
     format::field_at(format, bytes, offset)
+}
+
+/// Parses JSON text into the untyped tree (the first step of `mmd build`).
+pub fn parse_json(text: &str) -> Result<Json<'_>, JsonError> {
+    json::parse(text)
+}
+
+/// Builds a file of `format` from JSON text (`mmd build`: parse, then [`build_tree`]).
+pub fn build(format: Format, text: &str) -> Result<Vec<u8>, JsonError> {
+    format.build(text)
+}
+
+/// Builds a file of `format` from a parsed JSON tree.
+pub fn build_tree(format: Format, doc: &Json<'_>) -> Result<Vec<u8>, JsonError> {
+    format.build_tree(doc)
+}
+
+/// Builds a value of a whole-file type from a parsed JSON tree, without writing it.
+pub fn from_json<T: FromJson<()>>(doc: &Json<'_>) -> Result<T, JsonError> {
+    T::from_json(doc, &())
+}
+
+/// The JSON text of a file, as `mmd dump --json` gives it (the tree of
+/// [`Format::json_tree`], compact): `Err` is the read error.
+pub fn dump_json(format: Format, bytes: &[u8]) -> Result<String, Error> {
+    Ok(json::value_to_string(&format.json_tree(bytes)?))
 }
 
 /// Walks a value into a tree (what `mmd dump` shows) and renders its summary: a value

@@ -6,11 +6,15 @@
 //! - [`write`]: decoded samples made inconsistent through their public fields, then
 //!   written: every failure must be an `Err`, and every file written must read back as the
 //!   value that was written.
+//! - [`build::check_document`]: one JSON document built as each format (`mmd build`):
+//!   every failure an error at a JSON path or a line and column, and every file built
+//!   reads back and dumps to JSON that builds it again.
 //!
 //! Every call into `mmd-formats` beyond the format types' own fields and constructors is
 //! in [`api`], so that a moved or renamed function is fixed in one place.
 
 pub mod alloc;
 pub mod api;
+pub mod build;
 pub mod read;
 pub mod write;

@@ -162,7 +162,7 @@ fn check_inspection(format: Format, data: &[u8], read_ok: bool, probe: u64) {
 }
 
 /// An offset in `0..=len` that depends on every byte (FNV-1a), so mutations move it.
-fn probe(data: &[u8]) -> u64 {
+pub(crate) fn probe(data: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in data {
         h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);

@@ -5,14 +5,20 @@
 //! For each format, `OUT/read_<format>/` receives the built-in samples
 //! (`mmd_formats::samples::all()`) and every file under `FIXTURES` of that format (by
 //! signature, else by extension) of at most N bytes (default 262144: libFuzzer explores
-//! small inputs faster, and the large fixtures add size rather than structure). Files are
-//! named by content hash, as libFuzzer names its own, so running twice adds nothing.
-//! Fixtures are copied at run time only; the corpora are never committed.
+//! small inputs faster, and the large fixtures add size rather than structure).
+//! `OUT/build_json/` receives the JSON dump (what `mmd dump --json` prints) of each of
+//! those files that reads, when the dump is at most N bytes, and `OUT/build_json.dict`
+//! the JSON target's dictionary: `dict/json.dict` and every member name, variant name,
+//! flag name and constant string of the formats' JSON Schemas (`mmd-spec/schema/`).
+//! Files are named by content hash, as libFuzzer names its own, so running twice adds
+//! nothing. Fixtures are copied at run time only; the corpora are never committed.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use mmd_formats::inspect::Format;
+
+mod dict;
 
 fn main() -> ExitCode {
     match run() {
@@ -44,9 +50,11 @@ fn run() -> Result<(), String> {
     let out = out.ok_or("usage: mmd-fuzz-seeder OUT [FIXTURES] [--max-bytes N]")?;
 
     let mut counts = [0usize; 4];
+    let mut json_count = 0;
     for s in mmd_formats::samples::all() {
         let f = Format::detect(&s.bytes).ok_or(format!("sample {} has no signature", s.name))?;
-        counts[slot(f)] += usize::from(put(&out, f, &s.bytes)?);
+        counts[slot(f)] += usize::from(put(&out, &target(f), &s.bytes)?);
+        json_count += usize::from(put_json(&out, f, &s.bytes, max_bytes)?);
     }
     let (mut skipped, mut fixture_count) = (0, 0);
     if let Some(dir) = &fixtures {
@@ -64,7 +72,8 @@ fn run() -> Result<(), String> {
                 continue;
             }
             fixture_count += 1;
-            counts[slot(f)] += usize::from(put(&out, f, &bytes)?);
+            counts[slot(f)] += usize::from(put(&out, &target(f), &bytes)?);
+            json_count += usize::from(put_json(&out, f, &bytes, max_bytes)?);
         }
     }
     for f in FORMATS {
@@ -75,6 +84,15 @@ fn run() -> Result<(), String> {
             out.join(target(f)).display()
         );
     }
+    println!(
+        "{JSON_TARGET}: {json_count} seeds in {}",
+        out.join(JSON_TARGET).display()
+    );
+    let keys = dict::write(&out.join(format!("{JSON_TARGET}.dict")))?;
+    println!(
+        "{JSON_TARGET}: dictionary {} ({keys} names from the JSON Schemas)",
+        out.join(format!("{JSON_TARGET}.dict")).display()
+    );
     if let Some(dir) = &fixtures {
         println!(
             "{fixture_count} fixtures from {} ({skipped} over {max_bytes} bytes left out)",
@@ -95,9 +113,25 @@ fn target(f: Format) -> String {
     format!("read_{}", f.name().to_ascii_lowercase())
 }
 
-/// Writes `bytes` as a seed of `f`'s target; false when it was there already.
-fn put(out: &Path, f: Format, bytes: &[u8]) -> Result<bool, String> {
-    let dir = out.join(target(f));
+/// The JSON target, whose seeds are the dumps of the read targets' seeds.
+const JSON_TARGET: &str = "build_json";
+
+/// Writes the JSON dump of a file of format `f` as a seed of the JSON target, when the file
+/// reads and the dump is at most `max_bytes`; false when it was not written.
+fn put_json(out: &Path, f: Format, bytes: &[u8], max_bytes: usize) -> Result<bool, String> {
+    let Ok(tree) = f.json_tree(bytes) else {
+        return Ok(false);
+    };
+    let text = mmd_formats::json::value_to_string(&tree);
+    if text.len() > max_bytes {
+        return Ok(false);
+    }
+    put(out, JSON_TARGET, text.as_bytes())
+}
+
+/// Writes `bytes` as a seed of `target`; false when it was there already.
+fn put(out: &Path, target: &str, bytes: &[u8]) -> Result<bool, String> {
+    let dir = out.join(target);
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let path = dir.join(format!("seed-{:016x}", fnv1a(bytes)));
     if path.exists() {
