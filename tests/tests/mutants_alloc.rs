@@ -1,0 +1,88 @@
+//! A stream may claim more bytes than it holds: reading from it reserves memory for a
+//! bounded number of records before they are read, whatever the count says (DESIGN.md:
+//! no input makes the library allocate far beyond the input's size). Found by mutation
+//! testing (`tests/MUTANTS.md`): no other test read a counted sequence from a stream
+//! that lies about its length.
+
+use mmd_formats::{Decode, IoInput, Mmd};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::io::{Cursor, Read, Seek, SeekFrom};
+
+/// Records the largest single allocation of this thread while it is `Some`.
+struct Tracking;
+
+thread_local! {
+    static LARGEST: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the bookkeeping
+// only reads the layout.
+unsafe impl GlobalAlloc for Tracking {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = LARGEST.try_with(|c| {
+            if let Some(m) = c.get() {
+                c.set(Some(m.max(layout.size())));
+            }
+        });
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `alloc` above, i.e. from the system allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Tracking = Tracking;
+
+/// A stream that says it is 1 GiB long and holds only `data`.
+struct Liar(Cursor<Vec<u8>>);
+
+impl Read for Liar {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read(buf)
+    }
+}
+
+impl Seek for Liar {
+    fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+        match pos {
+            SeekFrom::End(d) => Ok(((1i64 << 30) + d) as u64),
+            other => self.0.seek(other),
+        }
+    }
+}
+
+/// A 64-byte record.
+#[derive(Mmd, Debug, PartialEq)]
+struct Wide {
+    values: [f32; 16],
+}
+
+/// A `u32` count of 64-byte records.
+#[derive(Mmd, Debug, PartialEq)]
+struct Many {
+    #[mmd(count = u32)]
+    items: Vec<Wide>,
+}
+
+#[test]
+fn a_stream_that_claims_too_much_reserves_a_bounded_amount() {
+    // 10 million records of 64 bytes fit the 1 GiB the stream claims; it holds one.
+    let mut data = 10_000_000u32.to_le_bytes().to_vec();
+    data.extend([0u8; 64]);
+    let mut stream = Liar(Cursor::new(data));
+    let mut input = IoInput::new(&mut stream).unwrap();
+    LARGEST.with(|c| c.set(Some(0)));
+    let result = Many::decode(&mut input, &());
+    let largest = LARGEST.with(|c| c.replace(None)).unwrap_or(0);
+    let e = result.unwrap_err();
+    assert!(e.is_truncated(), "{e}");
+    assert_eq!(e.path_string(), "items[1].values[0]", "{e}");
+    assert!(
+        largest <= 2 << 20,
+        "reserved {largest} bytes before the records were there"
+    );
+}
