@@ -189,6 +189,7 @@ fn generate(cont: &Container) -> TokenStream {
         }
     } else {
         let read_where = read_where(quote!(#decode<()>));
+        let fixed_methods = crate::fixed::methods(cont, &ctx_ty);
         quote! {
             #[automatically_derived]
             impl #impl_generics #decode<#ctx_ty> for #ident #dec_where {
@@ -200,6 +201,7 @@ fn generate(cont: &Container) -> TokenStream {
                 ) -> #result<Self> {
                     #read_body
                 }
+                #fixed_methods
             }
             #[automatically_derived]
             impl #binrw::BinRead for #ident #read_where {

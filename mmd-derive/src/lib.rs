@@ -12,6 +12,7 @@ mod context;
 mod ctxt;
 mod describe;
 mod expand;
+mod fixed;
 mod paths;
 mod place;
 mod read;

@@ -43,6 +43,7 @@ paths! {
         selected => Selected;
         describe => Describe;
         input => Input;
+        fixed_bytes => FixedBytes;
         output => Output;
         result => Result;
         rt => rt;

@@ -80,10 +80,11 @@ pub fn read_fields(
         Style::Named | Style::Unnamed => quote! { #build { #(#members: #values),* } },
         Style::Unit => quote! { #build },
     };
-    quote! {
+    let slow = quote! {
         #(#stmts)*
         #construct
-    }
+    };
+    crate::fixed::with_fixed_path(p, fields, &build, slow)
 }
 
 pub fn tag_pattern(t: &TagValue) -> TokenStream {

@@ -3,37 +3,139 @@
 //! All MMD formats are little-endian; the readers and writers here always are.
 
 use crate::error::Result;
-use crate::io::{Input, Output};
+use crate::io::{FixedBytes, Input, Output};
 use crate::path::Segment;
 
 /// Reads a value from an [`Input`], given the format's context `C`.
 ///
 /// Derived types implement it for their declared context (`#[mmd(ctx = T)]`), or for every
 /// context when they declare none. Primitives implement it for every context.
+///
+/// Values whose size the context alone fixes (no tag, count, condition or length prefix
+/// decides it: numbers, arrays of them, indices, fixed-length text, and derived records of
+/// such fields) also take a *fixed path*: [`Decode::fixed_size`] says how many bytes one
+/// value takes, and [`Decode::decode_fixed`] decodes it from bytes checked once for a whole
+/// record or run of records. The derive implements both; a hand-written type may leave
+/// them out (it then reads value by value).
 pub trait Decode<C: ?Sized>: Sized {
     /// Reads one value.
     fn decode<I: Input + ?Sized>(input: &mut I, ctx: &C) -> Result<Self>;
 
     /// Reads `n` consecutive values, appending them to `out`. The caller has already
-    /// checked `n` against the remaining bytes. Types with a faster bulk path override it.
+    /// checked `n` against the remaining bytes. Values with a fixed size are decoded in one
+    /// run after one bounds check, straight into `out`; others one by one. Types with a
+    /// faster bulk path override it.
+    #[inline]
     fn decode_seq<I: Input + ?Sized>(
         input: &mut I,
         ctx: &C,
         n: usize,
         out: &mut Vec<Self>,
     ) -> Result<()> {
+        if fixed_run(input, ctx, n, out) {
+            return Ok(());
+        }
         decode_each(input, ctx, n, out)
     }
 
     /// Reads `N` consecutive values into an array (a fixed-length field such as
-    /// `[f32; 3]`). Primitives and indices override it with one bounds check for the run.
+    /// `[f32; 3]`): after one bounds check when they have a fixed size, else value by value.
     #[inline]
     fn decode_array<I: Input + ?Sized, const N: usize>(input: &mut I, ctx: &C) -> Result<[Self; N]>
     where
         Self: Default,
     {
+        let size = Self::fixed_size(ctx).and_then(|s| s.checked_mul(N));
+        if let Some(arr) = fixed_one(input, size, |b| Self::decode_fixed_array(b, ctx)) {
+            return Ok(arr);
+        }
         decode_array_each(input, ctx)
     }
+
+    /// The number of bytes every value of this type takes when read with `ctx`, if the
+    /// context alone fixes it; `None` (the default) otherwise. When it is `Some`,
+    /// [`Decode::decode_fixed`] must decode a value from exactly that many bytes.
+    #[inline(always)]
+    fn fixed_size(ctx: &C) -> Option<usize> {
+        let _ = ctx;
+        None
+    }
+
+    /// Decodes one value of [`Decode::fixed_size`] bytes from the front of `bytes` (the
+    /// fixed path: the bytes are already checked, so nothing here reports an error).
+    /// `None` when the type has no fixed path (the default) or the bytes run out; the
+    /// value is then read with [`Decode::decode`], which says why.
+    #[inline(always)]
+    fn decode_fixed(bytes: &mut FixedBytes<'_>, ctx: &C) -> Option<Self> {
+        let _ = (bytes, ctx);
+        None
+    }
+
+    /// Decodes `N` consecutive values on the fixed path (`u8` takes them as one block).
+    #[inline]
+    fn decode_fixed_array<const N: usize>(bytes: &mut FixedBytes<'_>, ctx: &C) -> Option<[Self; N]>
+    where
+        Self: Default,
+    {
+        let mut arr: [Self; N] = core::array::from_fn(|_| Self::default());
+        for slot in &mut arr {
+            *slot = Self::decode_fixed(bytes, ctx)?;
+        }
+        Some(arr)
+    }
+}
+
+/// The fixed path for one value (or record) of `size` bytes: when the input holds them in
+/// memory, `decode` gets them after one bounds check and the input steps over them. `None`
+/// (nothing consumed) when there is no fixed size, the input is a stream, too few bytes
+/// are left or `decode` declines: the caller then reads the ordinary way, which reports
+/// any error with its offset and path.
+#[inline(always)]
+pub fn fixed_one<R, I: Input + ?Sized>(
+    input: &mut I,
+    size: Option<usize>,
+    decode: impl FnOnce(&mut FixedBytes<'_>) -> Option<R>,
+) -> Option<R> {
+    let size = size?;
+    let bytes = input.in_memory()?.get(..size)?;
+    let value = decode(&mut FixedBytes::new(bytes))?;
+    input.skip(size).ok()?;
+    Some(value)
+}
+
+/// The fixed path for `n` values of a type with a fixed size: one bounds check for the
+/// run, then each value decoded into `out`'s reserved capacity. False (nothing consumed,
+/// `out` as it was) when the path does not apply; the caller reads value by value.
+#[inline]
+pub fn fixed_run<T: Decode<C>, C: ?Sized, I: Input + ?Sized>(
+    input: &mut I,
+    ctx: &C,
+    n: usize,
+    out: &mut Vec<T>,
+) -> bool {
+    let Some(size) = T::fixed_size(ctx) else {
+        return false;
+    };
+    let Some(bytes) = n
+        .checked_mul(size)
+        .and_then(|len| input.in_memory()?.get(..len))
+    else {
+        return false;
+    };
+    let len = bytes.len();
+    let start = out.len();
+    out.reserve(n);
+    let mut src = FixedBytes::new(bytes);
+    for _ in 0..n {
+        match T::decode_fixed(&mut src, ctx) {
+            Some(v) => out.push(v),
+            None => {
+                out.truncate(start);
+                return false;
+            }
+        }
+    }
+    input.skip(len).is_ok()
 }
 
 /// Reads `n` values one by one (the default [`Decode::decode_seq`]).
@@ -191,25 +293,28 @@ macro_rules! prim {
                     None => decode_each(input, _ctx, n, out),
                 }
             }
-            #[inline]
-            fn decode_array<I: Input + ?Sized, const N: usize>(
-                input: &mut I,
+            #[inline(always)]
+            fn fixed_size(_ctx: &C) -> Option<usize> {
+                Some(core::mem::size_of::<$t>())
+            }
+            #[inline(always)]
+            fn decode_fixed(bytes: &mut FixedBytes<'_>, _ctx: &C) -> Option<Self> {
+                bytes.take().map(<$t>::from_le_bytes)
+            }
+            #[inline(always)]
+            fn decode_fixed_array<const N: usize>(
+                bytes: &mut FixedBytes<'_>,
                 _ctx: &C,
-            ) -> Result<[Self; N]> {
+            ) -> Option<[Self; N]> {
                 const SIZE: usize = core::mem::size_of::<$t>();
-                let run = bulk(input, N, SIZE, |bytes| {
-                    let mut arr = [<$t>::default(); N];
-                    for (slot, c) in arr.iter_mut().zip(bytes.chunks_exact(SIZE)) {
-                        let mut a = [0u8; SIZE];
-                        a.copy_from_slice(c);
-                        *slot = <$t>::from_le_bytes(a);
-                    }
-                    arr
-                });
-                match run {
-                    Some(r) => r,
-                    None => decode_array_each(input, _ctx),
+                let run = bytes.take_slice(N * SIZE)?;
+                let mut arr = [<$t>::default(); N];
+                for (slot, c) in arr.iter_mut().zip(run.chunks_exact(SIZE)) {
+                    let mut a = [0u8; SIZE];
+                    a.copy_from_slice(c);
+                    *slot = <$t>::from_le_bytes(a);
                 }
+                Some(arr)
             }
         }
         impl<C: ?Sized> Encode<C> for $t {
@@ -277,17 +382,20 @@ impl<C: ?Sized> Decode<C> for u8 {
             }
         }
     }
-    #[inline]
-    fn decode_array<I: Input + ?Sized, const N: usize>(
-        input: &mut I,
+    #[inline(always)]
+    fn fixed_size(_ctx: &C) -> Option<usize> {
+        Some(1)
+    }
+    #[inline(always)]
+    fn decode_fixed(bytes: &mut FixedBytes<'_>, _ctx: &C) -> Option<Self> {
+        bytes.take::<1>().map(|[b]| b)
+    }
+    #[inline(always)]
+    fn decode_fixed_array<const N: usize>(
+        bytes: &mut FixedBytes<'_>,
         _ctx: &C,
-    ) -> Result<[Self; N]> {
-        if input.holds_all() && N as u64 <= input.remaining() {
-            input.read_array::<N>()
-        } else {
-            // Value by value, so that an early end names the byte where it falls.
-            decode_array_each(input, _ctx)
-        }
+    ) -> Option<[Self; N]> {
+        bytes.take::<N>()
     }
 }
 
@@ -305,6 +413,14 @@ impl<C: ?Sized, T: Decode<C> + Default, const N: usize> Decode<C> for [T; N] {
     #[inline]
     fn decode<I: Input + ?Sized>(input: &mut I, ctx: &C) -> Result<Self> {
         T::decode_array(input, ctx)
+    }
+    #[inline(always)]
+    fn fixed_size(ctx: &C) -> Option<usize> {
+        T::fixed_size(ctx)?.checked_mul(N)
+    }
+    #[inline(always)]
+    fn decode_fixed(bytes: &mut FixedBytes<'_>, ctx: &C) -> Option<Self> {
+        T::decode_fixed_array(bytes, ctx)
     }
 }
 

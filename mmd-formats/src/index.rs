@@ -10,7 +10,7 @@
 
 use crate::codec::{Decode, Encode};
 use crate::error::{Error, Result};
-use crate::io::{Input, Output};
+use crate::io::{FixedBytes, Input, Output};
 use crate::layout::{Describe, IndexSign, LeafKind, LeafLayout, Shape, Size};
 use crate::walk::{Leaf, Visitor, Walk};
 
@@ -187,6 +187,13 @@ impl<K: kind::Kind> fmt::Debug for Index<K> {
     }
 }
 
+/// The size of an index of width `w` on the fixed path (`None` for a width that is not 1,
+/// 2 or 4: the ordinary reader reports it).
+#[inline(always)]
+fn fixed_width(w: u8) -> Option<usize> {
+    matches!(w, 1 | 2 | 4).then_some(w as usize)
+}
+
 fn bad_width(pos: u64, kind: &str, w: u8) -> Error {
     Error::invalid(
         pos,
@@ -283,6 +290,19 @@ impl<C: IndexWidth<Self> + ?Sized, K: kind::Kind> Decode<C> for Index<K> {
             Some(r) => r.map(|()| arr),
             None => crate::codec::decode_array_each(input, ctx),
         }
+    }
+    #[inline(always)]
+    fn fixed_size(ctx: &C) -> Option<usize> {
+        fixed_width(IndexWidth::<Self>::width(ctx))
+    }
+    #[inline(always)]
+    fn decode_fixed(bytes: &mut FixedBytes<'_>, ctx: &C) -> Option<Self> {
+        Some(Self::from_raw(match IndexWidth::<Self>::width(ctx) {
+            1 => i8::from_le_bytes(bytes.take()?) as i32,
+            2 => i16::from_le_bytes(bytes.take()?) as i32,
+            4 => i32::from_le_bytes(bytes.take()?),
+            _ => return None,
+        }))
     }
 }
 
@@ -399,6 +419,19 @@ impl<C: IndexWidth<Self> + ?Sized> Decode<C> for VertexIndex {
     ) -> Result<()> {
         let w = IndexWidth::<Self>::width(ctx);
         decode_run(input, ctx, (VERTEX, w, false), n, out, VertexIndex)
+    }
+    #[inline(always)]
+    fn fixed_size(ctx: &C) -> Option<usize> {
+        fixed_width(IndexWidth::<Self>::width(ctx))
+    }
+    #[inline(always)]
+    fn decode_fixed(bytes: &mut FixedBytes<'_>, ctx: &C) -> Option<Self> {
+        Some(VertexIndex(match IndexWidth::<Self>::width(ctx) {
+            1 => bytes.take::<1>()?[0] as u32,
+            2 => u16::from_le_bytes(bytes.take()?) as u32,
+            4 => u32::from_le_bytes(bytes.take()?),
+            _ => return None,
+        }))
     }
 }
 

@@ -77,6 +77,60 @@ pub trait Input {
     fn at_end(&self) -> bool {
         self.remaining() == 0
     }
+
+    /// The bytes not yet read, when the input holds them in memory (`None` for streams).
+    /// The fixed path decodes values from them, then steps over what it used with
+    /// [`Input::skip`].
+    #[inline]
+    fn in_memory(&self) -> Option<&[u8]> {
+        None
+    }
+
+    /// Steps over the next `n` bytes (fails like a read of `n` bytes when fewer are left).
+    fn skip(&mut self, n: usize) -> Result<()> {
+        self.read_vec(n as u64).map(drop)
+    }
+}
+
+/// The bytes of values whose size the context fixes, handed to
+/// [`Decode::decode_fixed`](crate::Decode::decode_fixed) after one bounds check for all of
+/// them: each value takes its bytes from the front.
+///
+/// A take that finds too few bytes answers `None`; the fixed path then leaves the values
+/// to the ordinary reader, which reports where the input ends.
+#[derive(Debug, Clone)]
+pub struct FixedBytes<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> FixedBytes<'a> {
+    /// The values' bytes, first value first.
+    #[inline(always)]
+    pub fn new(bytes: &'a [u8]) -> Self {
+        FixedBytes { rest: bytes }
+    }
+
+    /// The next `N` bytes.
+    #[inline(always)]
+    pub fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let (head, tail) = self.rest.split_first_chunk::<N>()?;
+        self.rest = tail;
+        Some(*head)
+    }
+
+    /// The next `n` bytes, as one slice.
+    #[inline(always)]
+    pub fn take_slice(&mut self, n: usize) -> Option<&'a [u8]> {
+        let (head, tail) = self.rest.split_at_checked(n)?;
+        self.rest = tail;
+        Some(head)
+    }
+
+    /// The bytes not yet taken.
+    #[inline(always)]
+    pub fn rest(&self) -> &'a [u8] {
+        self.rest
+    }
 }
 
 /// An [`Input`] over a byte slice: the fast path for files already in memory.
@@ -163,6 +217,14 @@ impl Input for SliceInput<'_> {
     fn read_with<R>(&mut self, n: usize, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
         let bytes = self.take(n)?;
         Ok(f(bytes))
+    }
+    #[inline(always)]
+    fn in_memory(&self) -> Option<&[u8]> {
+        Some(self.rest)
+    }
+    #[inline(always)]
+    fn skip(&mut self, n: usize) -> Result<()> {
+        self.take(n).map(drop)
     }
     fn read_vec(&mut self, n: u64) -> Result<Vec<u8>> {
         match usize::try_from(n) {

@@ -171,7 +171,7 @@ pub use index::{
     BoneIndex, Index, IndexKind, IndexType, IndexWidth, IndexWidths, MaterialIndex, MorphIndex,
     RigidBodyIndex, TextureIndex, VertexIndex,
 };
-pub use io::{Input, IoInput, IoOutput, Output, SliceInput};
+pub use io::{FixedBytes, Input, IoInput, IoOutput, Output, SliceInput};
 pub use layout::{Describe, DescribeContext};
 pub use mmd_derive::{Mmd, MmdContext};
 pub use text::{PmxText, ShiftJis, TextContext, TextEncoding};
@@ -182,7 +182,7 @@ pub mod __private {
     pub use crate::codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected};
     pub use crate::error::{ContextFault, Error, PathSegment, Result};
     pub use crate::index::{IndexType, IndexWidth};
-    pub use crate::io::{Input, Output};
+    pub use crate::io::{FixedBytes, Input, Output};
     pub use crate::layout;
     pub use crate::layout::Describe;
     pub use crate::path::Segment;

@@ -1,5 +1,7 @@
 //! Helpers that only generated code calls. Not a stable interface.
 
+pub use crate::codec::{fixed_one, fixed_run};
+
 use crate::codec::{Decode, Encode};
 use crate::error::show_bytes;
 use crate::error::{ContextFault, Error, ErrorKind, PathSegment, Result};

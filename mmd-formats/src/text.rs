@@ -10,7 +10,7 @@
 
 use crate::codec::{Decode, Encode};
 use crate::error::{Error, Result};
-use crate::io::{Input, Output};
+use crate::io::{FixedBytes, Input, Output};
 use crate::layout::{Describe, LeafKind, LeafLayout, Prim, Shape, Size};
 use crate::walk::{Leaf, Text, TextKind, Visitor, Walk};
 
@@ -299,6 +299,14 @@ impl<C: ?Sized, const N: usize> Decode<C> for ShiftJis<N> {
     #[inline]
     fn decode<I: Input + ?Sized>(input: &mut I, _ctx: &C) -> Result<Self> {
         Ok(ShiftJis(input.read_array()?))
+    }
+    #[inline(always)]
+    fn fixed_size(_ctx: &C) -> Option<usize> {
+        Some(N)
+    }
+    #[inline(always)]
+    fn decode_fixed(bytes: &mut FixedBytes<'_>, _ctx: &C) -> Option<Self> {
+        bytes.take().map(ShiftJis)
     }
 }
 

@@ -1,0 +1,126 @@
+//! Generates the fixed path: for a record (a struct, or a variant's fields) whose every
+//! field is one value, always present, read with the record's own context, the size of
+//! the record given the context (`Decode::fixed_size`, `None` as soon as a field's type has
+//! no fixed size) and a decoder from bytes checked once for the whole record
+//! (`Decode::decode_fixed`). The ordinary reader (`read.rs`) stays the only one that
+//! reports errors: the fixed path declines, and the record is read field by field, when
+//! the bytes run out or a field's type has no fixed size.
+
+use crate::ast::{Container, Data, Fields, Presence, Repeat};
+use crate::paths::Paths;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// True when `fields` can take the fixed path: one value each, always present, no
+/// selector, no context switch (the layout is then fixed by the context alone, once each
+/// field's type says it is).
+pub fn eligible(fields: &Fields) -> bool {
+    fields.fields.iter().all(|f| {
+        f.shape.as_ref().is_some_and(|s| {
+            matches!(s.repeat, Repeat::One)
+                && matches!(s.presence, Presence::Always)
+                && s.select.is_none()
+                && s.switch_ctx.is_none()
+                && s.context.is_none()
+        })
+    })
+}
+
+/// An expression of type `Option<usize>`: the record's size with `ctx`, or `None`.
+pub fn size_expr(p: &Paths, fields: &Fields) -> TokenStream {
+    let Paths {
+        decode,
+        some,
+        option,
+        ..
+    } = p;
+    let parts = fields.fields.iter().map(|f| {
+        let vt = &f.shape.as_ref().expect("checked").value_ty;
+        quote! { __mmd_n = __mmd_n.checked_add(<#vt as #decode<_>>::fixed_size(ctx)?)?; }
+    });
+    quote! {
+        (|| -> #option<usize> {
+            let mut __mmd_n: usize = 0;
+            #(#parts)*
+            #some(__mmd_n)
+        })()
+    }
+}
+
+/// An expression of type `Option<T>` that decodes the record built by `build` from
+/// `__mmd_b: &mut FixedBytes`, field by field in file order.
+pub fn decode_expr(p: &Paths, fields: &Fields, build: TokenStream) -> TokenStream {
+    let Paths { decode, some, .. } = p;
+    let members = fields.fields.iter().map(|f| &f.member);
+    let values = fields.fields.iter().map(|f| {
+        let vt = &f.shape.as_ref().expect("checked").value_ty;
+        quote! { <#vt as #decode<_>>::decode_fixed(__mmd_b, ctx)? }
+    });
+    match fields.style {
+        crate::ast::Style::Unit => quote! { #some(#build) },
+        _ => quote! { #some(#build { #(#members: #values),* }) },
+    }
+}
+
+/// The reader of `fields` with the fixed path in front: `slow` (the statements and value
+/// of the ordinary reader) runs when the fixed path declines.
+pub fn with_fixed_path(
+    p: &Paths,
+    fields: &Fields,
+    build: &TokenStream,
+    slow: TokenStream,
+) -> TokenStream {
+    if !eligible(fields) {
+        return slow;
+    }
+    let Paths {
+        rt,
+        option,
+        fixed_bytes,
+        some,
+        ..
+    } = p;
+    let size = size_expr(p, fields);
+    let decode = decode_expr(p, fields, build.clone());
+    quote! {
+        if let #some(__mmd_fixed) = #rt::fixed_one(
+            __mmd_input,
+            #size,
+            |__mmd_b: &mut #fixed_bytes<'_>| -> #option<_> { #decode },
+        ) {
+            __mmd_fixed
+        } else {
+            #slow
+        }
+    }
+}
+
+/// The `fixed_size` and `decode_fixed` methods of a struct's `Decode` impl, when it can
+/// take the fixed path (none for enums: a tag decides their layout; none for a signature,
+/// which is checked by the ordinary reader).
+pub fn methods(cont: &Container, ctx_ty: &TokenStream) -> TokenStream {
+    let Data::Struct(fields) = &cont.data else {
+        return quote!();
+    };
+    if !eligible(fields) || cont.attrs.byte_str("magic").is_some() {
+        return quote!();
+    }
+    let p = &cont.paths;
+    let Paths {
+        option,
+        fixed_bytes,
+        ..
+    } = p;
+    let size = size_expr(p, fields);
+    let decode = decode_expr(p, fields, quote!(Self));
+    quote! {
+        #[inline]
+        fn fixed_size(ctx: &#ctx_ty) -> #option<usize> {
+            #size
+        }
+        #[inline]
+        fn decode_fixed(__mmd_b: &mut #fixed_bytes<'_>, ctx: &#ctx_ty) -> #option<Self> {
+            #decode
+        }
+    }
+}
