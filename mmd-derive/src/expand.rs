@@ -154,6 +154,7 @@ fn generate(cont: &Container) -> TokenStream {
     let write_where = read_where(quote!(#encode<()>));
 
     let selector_body = write::expand_selector(cont);
+    let fixed_write_methods = crate::fixed_write::expand(cont, &ctx_ty);
     let read_impl = if let Some(spec) = spec.filter(|s| !s.read) {
         let sel = &spec.ty;
         let read_where = read_where(quote!(#decode_selected<(), #sel>));
@@ -234,6 +235,7 @@ fn generate(cont: &Container) -> TokenStream {
                 ) -> #result<()> {
                     #write_body
                 }
+                #fixed_write_methods
             }
 
             #[automatically_derived]

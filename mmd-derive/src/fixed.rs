@@ -6,35 +6,61 @@
 //! reports errors: the fixed path declines, and the record is read field by field, when
 //! the bytes run out or a field's type has no fixed size.
 
-use crate::ast::{Container, Data, Fields, Presence, Repeat};
+use crate::ast::{Container, Data, Field, Fields, Presence, Repeat};
 use crate::paths::Paths;
 use proc_macro2::TokenStream;
 use quote::quote;
+use std::ops::Range;
 
-/// True when `fields` can take the fixed path: one value each, always present, no
-/// selector, no context switch (the layout is then fixed by the context alone, once each
-/// field's type says it is).
-pub fn eligible(fields: &Fields) -> bool {
-    fields.fields.iter().all(|f| {
-        f.shape.as_ref().is_some_and(|s| {
-            matches!(s.repeat, Repeat::One)
-                && matches!(s.presence, Presence::Always)
-                && s.select.is_none()
-                && s.switch_ctx.is_none()
-                && s.context.is_none()
-        })
+/// True when field `f` can take the fixed path: one value, always present, no selector,
+/// no context switch (its layout is then fixed by the context alone, once its type says
+/// it is).
+fn simple(f: &Field) -> bool {
+    f.shape.as_ref().is_some_and(|s| {
+        matches!(s.repeat, Repeat::One)
+            && matches!(s.presence, Presence::Always)
+            && s.select.is_none()
+            && s.switch_ctx.is_none()
+            && s.context.is_none()
     })
 }
 
-/// An expression of type `Option<usize>`: the record's size with `ctx`, or `None`.
-pub fn size_expr(p: &Paths, fields: &Fields) -> TokenStream {
+/// True when every field of `fields` can take the fixed path.
+pub fn eligible(fields: &Fields) -> bool {
+    fields.fields.iter().all(simple)
+}
+
+/// The runs of two or more consecutive fields that can take the fixed path together,
+/// in a record that cannot take it as a whole (a record that can has no runs: it takes
+/// the path as a whole). A field whose start a context argument needs is left out.
+pub fn runs(fields: &Fields) -> Vec<Range<usize>> {
+    if eligible(fields) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 0..=fields.fields.len() {
+        let ok =
+            fields.fields.get(i).is_some_and(|f| simple(f)) && !crate::switch::is_root(fields, i);
+        if !ok {
+            if i - start >= 2 {
+                out.push(start..i);
+            }
+            start = i + 1;
+        }
+    }
+    out
+}
+
+/// An expression of type `Option<usize>`: the size of `fields` with `ctx`, or `None`.
+fn size_of(p: &Paths, fields: &[Field]) -> TokenStream {
     let Paths {
         decode,
         some,
         option,
         ..
     } = p;
-    let parts = fields.fields.iter().map(|f| {
+    let parts = fields.iter().map(|f| {
         let vt = &f.shape.as_ref().expect("checked").value_ty;
         quote! { __mmd_n = __mmd_n.checked_add(<#vt as #decode<_>>::fixed_size(ctx)?)?; }
     });
@@ -47,18 +73,51 @@ pub fn size_expr(p: &Paths, fields: &Fields) -> TokenStream {
     }
 }
 
-/// An expression of type `Option<T>` that decodes the record built by `build` from
-/// `__mmd_b: &mut FixedBytes`, field by field in file order.
-pub fn decode_expr(p: &Paths, fields: &Fields, build: TokenStream) -> TokenStream {
-    let Paths { decode, some, .. } = p;
-    let members = fields.fields.iter().map(|f| &f.member);
-    let values = fields.fields.iter().map(|f| {
+/// The expressions that decode each of `fields` from `__mmd_b: &mut FixedBytes` (in an
+/// `Option` context).
+fn fixed_values<'a>(p: &'a Paths, fields: &'a [Field]) -> impl Iterator<Item = TokenStream> + 'a {
+    let decode = &p.decode;
+    fields.iter().map(move |f| {
         let vt = &f.shape.as_ref().expect("checked").value_ty;
         quote! { <#vt as #decode<_>>::decode_fixed(__mmd_b, ctx)? }
-    });
+    })
+}
+
+/// An expression of type `Option<T>` that decodes the record built by `build` from
+/// `__mmd_b: &mut FixedBytes`, field by field in file order.
+fn decode_expr(p: &Paths, fields: &Fields, build: TokenStream) -> TokenStream {
+    let some = &p.some;
+    let members = fields.fields.iter().map(|f| &f.member);
+    let values = fixed_values(p, &fields.fields);
     match fields.style {
         crate::ast::Style::Unit => quote! { #some(#build) },
         _ => quote! { #some(#build { #(#members: #values),* }) },
+    }
+}
+
+/// An expression that reads the fields `run` as a tuple: on the fixed path after one
+/// bounds check, else with `slow` (a tuple of the ordinary reads).
+pub fn run_expr(p: &Paths, fields: &Fields, run: Range<usize>, slow: TokenStream) -> TokenStream {
+    let Paths {
+        rt,
+        option,
+        fixed_bytes,
+        some,
+        ..
+    } = p;
+    let run = &fields.fields[run];
+    let size = size_of(p, run);
+    let values = fixed_values(p, run);
+    quote! {
+        if let #some(__mmd_run) = #rt::fixed_one(
+            __mmd_input,
+            #size,
+            |__mmd_b: &mut #fixed_bytes<'_>| -> #option<_> { #some((#(#values,)*)) },
+        ) {
+            __mmd_run
+        } else {
+            #slow
+        }
     }
 }
 
@@ -80,7 +139,7 @@ pub fn with_fixed_path(
         some,
         ..
     } = p;
-    let size = size_expr(p, fields);
+    let size = size_of(p, &fields.fields);
     let decode = decode_expr(p, fields, build.clone());
     quote! {
         if let #some(__mmd_fixed) = #rt::fixed_one(
@@ -111,7 +170,7 @@ pub fn methods(cont: &Container, ctx_ty: &TokenStream) -> TokenStream {
         fixed_bytes,
         ..
     } = p;
-    let size = size_expr(p, fields);
+    let size = size_of(p, &fields.fields);
     let decode = decode_expr(p, fields, quote!(Self));
     quote! {
         #[inline]

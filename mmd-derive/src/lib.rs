@@ -13,6 +13,7 @@ mod ctxt;
 mod describe;
 mod expand;
 mod fixed;
+mod fixed_write;
 mod paths;
 mod place;
 mod read;

@@ -14,7 +14,7 @@ fn pos_ident(fields: &Fields, i: usize) -> proc_macro2::Ident {
 }
 
 /// True when some context argument of `fields` reads field `i`.
-fn is_root(fields: &Fields, i: usize) -> bool {
+pub fn is_root(fields: &Fields, i: usize) -> bool {
     fields.style == Style::Named
         && fields.fields.iter().any(|f| {
             f.shape

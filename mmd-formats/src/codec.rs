@@ -3,7 +3,7 @@
 //! All MMD formats are little-endian; the readers and writers here always are.
 
 use crate::error::Result;
-use crate::io::{FixedBytes, Input, Output};
+use crate::io::{FixedBytes, FixedOut, Input, Output};
 use crate::path::Segment;
 
 /// Reads a value from an [`Input`], given the format's context `C`.
@@ -199,28 +199,200 @@ fn short_run<I: Input + ?Sized>(input: &I, size: usize) -> crate::error::Error {
         .in_index(whole as usize)
 }
 
+/// The most bytes a sequence read from a stream reserves before its elements are read.
+const MAX_PREALLOC: usize = 1 << 20;
+
+/// How many elements of `T` to reserve for a sequence of `n` whose count has been checked
+/// against the bytes left. Input in memory holds what it claims, so the whole sequence is
+/// reserved at once (at most `size_of::<T>() / MIN_SIZE` times the bytes left, a small
+/// factor); a stream may claim more than it holds, so its reservation is capped and the
+/// container grows past it.
+#[inline]
+pub fn reservation<T, I: Input + ?Sized>(input: &I, n: usize) -> usize {
+    if input.holds_all() {
+        n
+    } else {
+        n.min(MAX_PREALLOC / core::mem::size_of::<T>().max(1))
+    }
+}
+
+/// The container a counted (`count = N`) or sized (`len = expr`) field holds its values in.
+///
+/// `Vec<T>` is the usual one. A field may name another with `item = T` (its values' type),
+/// for values stored in a more compact form than a `Vec<T>` (as
+/// [`pmx::Vertices`](crate::pmx::Vertices) does); the field then reads, writes and is
+/// described exactly as a `Vec<T>` would be.
+pub trait Seq<T> {
+    /// The number of values.
+    fn len(&self) -> usize;
+
+    /// True when there are no values.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Reads `n` values (the caller has checked that `n` values of `T`'s minimum size fit
+    /// in the bytes left); an error names the value's index.
+    fn decode_n<C: ?Sized, I: Input + ?Sized>(input: &mut I, ctx: &C, n: usize) -> Result<Self>
+    where
+        T: Decode<C>,
+        Self: Sized;
+
+    /// Writes the values in order, each between [`Output::enter`]`(Segment::Index(i))` and
+    /// [`Output::leave`] (as [`Encode::encode_seq`] does); an error names the index.
+    fn encode_all<C: ?Sized, O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()>
+    where
+        T: Encode<C>;
+
+    /// Writes the values on the fixed path (see [`Encode::encode_fixed`]); `None` by
+    /// default.
+    fn encode_fixed_all<C: ?Sized>(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()>
+    where
+        T: Encode<C>,
+    {
+        let _ = (out, ctx);
+        None
+    }
+}
+
+impl<T> Seq<T> for Vec<T> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    #[inline]
+    fn decode_n<C: ?Sized, I: Input + ?Sized>(input: &mut I, ctx: &C, n: usize) -> Result<Self>
+    where
+        T: Decode<C>,
+    {
+        let mut v = Vec::with_capacity(reservation::<T, I>(input, n));
+        T::decode_seq(input, ctx, n, &mut v)?;
+        Ok(v)
+    }
+    #[inline]
+    fn encode_all<C: ?Sized, O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()>
+    where
+        T: Encode<C>,
+    {
+        T::encode_seq(self, out, ctx)
+    }
+    #[inline]
+    fn encode_fixed_all<C: ?Sized>(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()>
+    where
+        T: Encode<C>,
+    {
+        T::encode_fixed_slice(self, out, ctx)
+    }
+}
+
 /// Writes a value to an [`Output`], given the format's context `C`.
 pub trait Encode<C: ?Sized> {
     /// Writes one value.
     fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()>;
 
     /// Writes consecutive values (the elements of a sequence or an array), each between
-    /// [`Output::enter`]`(Segment::Index(i))` and [`Output::leave`].
+    /// [`Output::enter`]`(Segment::Index(i))` and [`Output::leave`]. To an output that
+    /// records no spans, values that take the fixed path ([`Encode::encode_fixed`]) go out
+    /// through a buffer, a block at a time.
     ///
     /// Types with a faster bulk path override it. An override must keep reporting each
     /// element to `out` that way, or the [spans](crate::inspect::spans) lose the elements; `u8` is
     /// the one exception: its sequences are one leaf ([`Leaf::Bytes`](crate::walk::Leaf)),
     /// in the spans as in the [walk](crate::walk).
+    #[inline]
     fn encode_seq<O: Output + ?Sized>(items: &[Self], out: &mut O, ctx: &C) -> Result<()>
     where
         Self: Sized,
     {
-        for (i, item) in items.iter().enumerate() {
-            out.enter(Segment::Index(i));
-            item.encode(out, ctx).map_err(|e| e.in_index(i))?;
-            out.leave();
+        let mut i = 0;
+        while i < items.len() {
+            i += encode_buffered(&items[i..], out, ctx)?;
+            if let Some(item) = items.get(i) {
+                // One that cannot take the fixed path: the ordinary writer says why.
+                encode_one(item, i, out, ctx)?;
+                i += 1;
+            }
         }
         Ok(())
+    }
+
+    /// Writes the value's bytes to the front of `out` (the fixed path, which writes whole
+    /// records into a buffer). `None` when the bytes do not fit, the type has no fixed
+    /// path (the default), or the value cannot be written as it is (an index too wide for
+    /// its width, a length that disagrees with its field): the value is then written with
+    /// [`Encode::encode`], which reports any error. Whatever it wrote before answering
+    /// `None` is discarded.
+    #[inline(always)]
+    fn encode_fixed(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()> {
+        let _ = (out, ctx);
+        None
+    }
+
+    /// Writes consecutive values on the fixed path (`u8` writes them as one block).
+    #[inline(always)]
+    fn encode_fixed_slice(items: &[Self], out: &mut FixedOut<'_>, ctx: &C) -> Option<()>
+    where
+        Self: Sized,
+    {
+        for v in items {
+            v.encode_fixed(out, ctx)?;
+        }
+        Some(())
+    }
+}
+
+/// Writes value `i` the ordinary way, between `enter(Index(i))` and `leave()`.
+#[inline]
+pub fn encode_one<T: Encode<C> + ?Sized, C: ?Sized, O: Output + ?Sized>(
+    item: &T,
+    i: usize,
+    out: &mut O,
+    ctx: &C,
+) -> Result<()> {
+    out.enter(Segment::Index(i));
+    item.encode(out, ctx).map_err(|e| e.in_index(i))?;
+    out.leave();
+    Ok(())
+}
+
+/// The size of the buffer the fixed path writes through. Small: a sequence goes out in
+/// short bursts, which an output far larger than the cache takes best (a 56 MB write runs
+/// at half the speed through a 4 KiB buffer).
+pub const WRITE_BLOCK: usize = 256;
+
+/// The fixed path for a sequence, to an output that records no spans: the values are
+/// written into a buffer ([`Encode::encode_fixed`]), which goes to `out` each time it is
+/// full. Returns how many values were written: all of them, or those before the first
+/// that cannot take the path even into an empty buffer (the caller writes that one the
+/// ordinary way, which reports any error).
+#[inline]
+pub fn encode_buffered<T: Encode<C>, C: ?Sized, O: Output + ?Sized>(
+    items: &[T],
+    out: &mut O,
+    ctx: &C,
+) -> Result<usize> {
+    if items.is_empty() || out.records_spans() {
+        return Ok(0);
+    }
+    let mut buf = [0u8; WRITE_BLOCK];
+    let mut k = 0;
+    loop {
+        // Fill the buffer with whole values, then write it out.
+        let mut w = FixedOut::new(&mut buf);
+        let mut used = 0;
+        for item in &items[k..] {
+            if item.encode_fixed(&mut w, ctx).is_none() {
+                break;
+            }
+            used = w.written();
+            k += 1;
+        }
+        out.write_bytes(&buf[..used])?;
+        // Value `k` did not fit (it is tried again in the empty buffer), or it cannot
+        // take the path.
+        if k == items.len() || used == 0 {
+            return Ok(k);
+        }
     }
 }
 
@@ -282,11 +454,7 @@ macro_rules! prim {
             ) -> Result<()> {
                 const SIZE: usize = core::mem::size_of::<$t>();
                 let run = bulk(input, n, SIZE, |bytes| {
-                    out.extend(bytes.chunks_exact(SIZE).map(|c| {
-                        let mut a = [0u8; SIZE];
-                        a.copy_from_slice(c);
-                        <$t>::from_le_bytes(a)
-                    }))
+                    out.extend(bytes.as_chunks::<SIZE>().0.iter().map(|c| <$t>::from_le_bytes(*c)))
                 });
                 match run {
                     Some(r) => r,
@@ -309,10 +477,8 @@ macro_rules! prim {
                 const SIZE: usize = core::mem::size_of::<$t>();
                 let run = bytes.take_slice(N * SIZE)?;
                 let mut arr = [<$t>::default(); N];
-                for (slot, c) in arr.iter_mut().zip(run.chunks_exact(SIZE)) {
-                    let mut a = [0u8; SIZE];
-                    a.copy_from_slice(c);
-                    *slot = <$t>::from_le_bytes(a);
+                for (slot, c) in arr.iter_mut().zip(run.as_chunks::<SIZE>().0) {
+                    *slot = <$t>::from_le_bytes(*c);
                 }
                 Some(arr)
             }
@@ -321,6 +487,23 @@ macro_rules! prim {
             #[inline]
             fn encode<O: Output + ?Sized>(&self, out: &mut O, _ctx: &C) -> Result<()> {
                 out.write_bytes(&self.to_le_bytes())
+            }
+            #[inline(always)]
+            fn encode_fixed(&self, out: &mut FixedOut<'_>, _ctx: &C) -> Option<()> {
+                out.put(self.to_le_bytes())
+            }
+            #[inline(always)]
+            fn encode_fixed_slice(
+                items: &[Self],
+                out: &mut FixedOut<'_>,
+                _ctx: &C,
+            ) -> Option<()> {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                let dst = out.take_slice(items.len() * SIZE)?;
+                for (d, v) in dst.as_chunks_mut::<SIZE>().0.iter_mut().zip(items) {
+                    *d = v.to_le_bytes();
+                }
+                Some(())
             }
             #[inline]
             fn encode_seq<O: Output + ?Sized>(
@@ -342,16 +525,16 @@ macro_rules! prim {
                 }
                 if items.len() * SIZE <= 16 {
                     let mut buf = [0u8; 16];
-                    for (slot, v) in buf.chunks_exact_mut(SIZE).zip(items) {
-                        slot.copy_from_slice(&v.to_le_bytes());
+                    for (slot, v) in buf.as_chunks_mut::<SIZE>().0.iter_mut().zip(items) {
+                        *slot = v.to_le_bytes();
                     }
                     return out.write_bytes(&buf[..items.len() * SIZE]);
                 }
                 const PER_BLOCK: usize = 256 / SIZE;
                 let mut buf = [0u8; 256];
                 for block in items.chunks(PER_BLOCK) {
-                    for (slot, v) in buf.chunks_exact_mut(SIZE).zip(block) {
-                        slot.copy_from_slice(&v.to_le_bytes());
+                    for (slot, v) in buf.as_chunks_mut::<SIZE>().0.iter_mut().zip(block) {
+                        *slot = v.to_le_bytes();
                     }
                     out.write_bytes(&buf[..block.len() * SIZE])?;
                 }
@@ -404,6 +587,14 @@ impl<C: ?Sized> Encode<C> for u8 {
     fn encode<O: Output + ?Sized>(&self, out: &mut O, _ctx: &C) -> Result<()> {
         out.write_bytes(&[*self])
     }
+    #[inline(always)]
+    fn encode_fixed(&self, out: &mut FixedOut<'_>, _ctx: &C) -> Option<()> {
+        out.put([*self])
+    }
+    #[inline(always)]
+    fn encode_fixed_slice(items: &[Self], out: &mut FixedOut<'_>, _ctx: &C) -> Option<()> {
+        out.put_slice(items)
+    }
     fn encode_seq<O: Output + ?Sized>(items: &[Self], out: &mut O, _ctx: &C) -> Result<()> {
         out.write_bytes(items)
     }
@@ -428,5 +619,9 @@ impl<C: ?Sized, T: Encode<C>, const N: usize> Encode<C> for [T; N] {
     #[inline]
     fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()> {
         T::encode_seq(self, out, ctx)
+    }
+    #[inline(always)]
+    fn encode_fixed(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()> {
+        T::encode_fixed_slice(self, out, ctx)
     }
 }

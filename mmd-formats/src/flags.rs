@@ -139,6 +139,14 @@ macro_rules! mmd_flags {
             ) -> $crate::__private::Result<()> {
                 <$repr as $crate::__private::Encode<C>>::encode(&self.0, out, ctx)
             }
+            #[inline(always)]
+            fn encode_fixed(
+                &self,
+                out: &mut $crate::__private::FixedOut<'_>,
+                ctx: &C,
+            ) -> ::core::option::Option<()> {
+                <$repr as $crate::__private::Encode<C>>::encode_fixed(&self.0, out, ctx)
+            }
         }
 
         impl $crate::__private::walk::Walk for $name {

@@ -279,6 +279,55 @@ impl<R: Read + Seek + ?Sized> Input for IoInput<'_, R> {
     }
 }
 
+/// The buffer records are written into, front to back, by
+/// [`Encode::encode_fixed`](crate::Encode::encode_fixed), before it goes to the [`Output`]
+/// a block at a time. A write that does not fit answers `None`.
+#[derive(Debug)]
+pub struct FixedOut<'a> {
+    buf: &'a mut [u8],
+    /// The bytes written so far.
+    used: usize,
+}
+
+impl<'a> FixedOut<'a> {
+    /// Writes from the first byte of `buf`.
+    #[inline(always)]
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        FixedOut { buf, used: 0 }
+    }
+
+    /// The next `n` bytes, to write in place (`None` when they do not fit).
+    #[inline(always)]
+    pub fn take_slice(&mut self, n: usize) -> Option<&mut [u8]> {
+        let end = self.used.checked_add(n)?;
+        let dst = self.buf.get_mut(self.used..end)?;
+        self.used = end;
+        Some(dst)
+    }
+
+    /// Writes `bytes` next (`None` when the buffer is full).
+    #[inline(always)]
+    pub fn put<const N: usize>(&mut self, bytes: [u8; N]) -> Option<()> {
+        let dst = self.buf.get_mut(self.used..)?.first_chunk_mut::<N>()?;
+        *dst = bytes;
+        self.used += N;
+        Some(())
+    }
+
+    /// The number of bytes written.
+    #[inline(always)]
+    pub fn written(&self) -> usize {
+        self.used
+    }
+
+    /// Writes `bytes` next (`None` when they do not fit).
+    #[inline(always)]
+    pub fn put_slice(&mut self, bytes: &[u8]) -> Option<()> {
+        self.take_slice(bytes.len())?.copy_from_slice(bytes);
+        Some(())
+    }
+}
+
 /// A byte sink.
 ///
 /// Generated writers report, around every field, element, count, tag and signature they

@@ -165,13 +165,13 @@ pub mod format {
 #[doc(hidden)]
 pub mod rt;
 
-pub use codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected};
+pub use codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected, Seq};
 pub use error::{ContextFault, Error, ErrorKind, PathSegment, Result};
 pub use index::{
     BoneIndex, Index, IndexKind, IndexType, IndexWidth, IndexWidths, MaterialIndex, MorphIndex,
     RigidBodyIndex, TextureIndex, VertexIndex,
 };
-pub use io::{FixedBytes, Input, IoInput, IoOutput, Output, SliceInput};
+pub use io::{FixedBytes, FixedOut, Input, IoInput, IoOutput, Output, SliceInput};
 pub use layout::{Describe, DescribeContext};
 pub use mmd_derive::{Mmd, MmdContext};
 pub use text::{PmxText, ShiftJis, TextContext, TextEncoding};
@@ -179,10 +179,10 @@ pub use text::{PmxText, ShiftJis, TextContext, TextEncoding};
 /// Paths the generated code uses. Not a stable interface.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected};
+    pub use crate::codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected, Seq};
     pub use crate::error::{ContextFault, Error, PathSegment, Result};
     pub use crate::index::{IndexType, IndexWidth};
-    pub use crate::io::{FixedBytes, Input, Output};
+    pub use crate::io::{FixedBytes, FixedOut, Input, Output};
     pub use crate::layout;
     pub use crate::layout::Describe;
     pub use crate::path::Segment;

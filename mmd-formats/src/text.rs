@@ -10,7 +10,7 @@
 
 use crate::codec::{Decode, Encode};
 use crate::error::{Error, Result};
-use crate::io::{FixedBytes, Input, Output};
+use crate::io::{FixedBytes, FixedOut, Input, Output};
 use crate::layout::{Describe, LeafKind, LeafLayout, Prim, Shape, Size};
 use crate::walk::{Leaf, Text, TextKind, Visitor, Walk};
 
@@ -174,6 +174,14 @@ impl<C: TextContext + ?Sized> Encode<C> for PmxText {
         out.write_bytes(&len.to_le_bytes())?;
         out.write_bytes(&self.raw)
     }
+    #[inline]
+    fn encode_fixed(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()> {
+        if self.encoding != ctx.text_encoding() {
+            return None;
+        }
+        out.put(i32::try_from(self.raw.len()).ok()?.to_le_bytes())?;
+        out.put_slice(&self.raw)
+    }
 }
 
 impl Describe for PmxText {
@@ -314,6 +322,10 @@ impl<C: ?Sized, const N: usize> Encode<C> for ShiftJis<N> {
     #[inline]
     fn encode<O: Output + ?Sized>(&self, out: &mut O, _ctx: &C) -> Result<()> {
         out.write_bytes(&self.0)
+    }
+    #[inline(always)]
+    fn encode_fixed(&self, out: &mut FixedOut<'_>, _ctx: &C) -> Option<()> {
+        out.put(self.0)
     }
 }
 
