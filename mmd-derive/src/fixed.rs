@@ -1,10 +1,12 @@
-//! Generates the fixed path: for a record (a struct, or a variant's fields) whose every
-//! field is one value, always present, read with the record's own context, the size of
-//! the record given the context (`Decode::fixed_size`, `None` as soon as a field's type has
-//! no fixed size) and a decoder from bytes checked once for the whole record
-//! (`Decode::decode_fixed`). The ordinary reader (`read.rs`) stays the only one that
-//! reports errors: the fixed path declines, and the record is read field by field, when
-//! the bytes run out or a field's type has no fixed size.
+//! Generates the reader's fixed path. For a record (a struct, or a variant's fields)
+//! whose every field is one value, always present, read with the record's own context:
+//! the size of the record given the context (`Decode::fixed_size`, `None` as soon as a
+//! field's type has no fixed size) and a decoder from bytes checked once for the whole
+//! record (`Decode::decode_fixed`), also put in front of the record's ordinary reader. In
+//! a record that cannot take the path as a whole, each run of two or more such fields is
+//! read the same way. The ordinary reader (`read.rs`) stays the only one that reports
+//! errors: the fixed path declines, and the fields are read one by one, when the bytes
+//! run out or a field's type has no fixed size.
 
 use crate::ast::{Container, Data, Field, Fields, Presence, Repeat};
 use crate::paths::Paths;

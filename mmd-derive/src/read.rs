@@ -1,4 +1,5 @@
-//! Generates the reader: one `let` per field in file order, then the value.
+//! Generates the reader: one `let` per field in file order (a run of fields whose size
+//! the context fixes in one `let`, see `fixed.rs`), then the value.
 
 use crate::ast::{Container, Data, Fields, Presence, Repeat, Style, TagValue};
 use crate::paths::Paths;
@@ -71,8 +72,7 @@ pub fn read_fields(
             }
         })
         .collect();
-    // The field's own type, so that a container other than a `Vec` is known to every
-    // expression that reads the field before the value is built.
+    // Later expressions read a field through a reference named like the field.
     let bind = |i: usize| {
         let f = &fields.fields[i];
         let b = &f.binding;
@@ -96,6 +96,8 @@ pub fn read_fields(
             i = run.end;
             continue;
         }
+        // The binding has the field's own type, so that a container other than a `Vec`
+        // is known to every expression that reads the field before the value is built.
         let f = &fields.fields[i];
         let (v, fty, read) = (&f.value_binding, f.ty, &reads[i]);
         stmts.push(crate::switch::capture_position(fields, i, &pos));

@@ -111,7 +111,8 @@ fn model() -> Pmx {
 
 #[test]
 fn a_refused_value_is_refused_alike_on_both_write_paths() {
-    let edits: Vec<(&str, fn(&mut Pmx))> = vec![
+    type Edit = fn(&mut Pmx);
+    let edits: Vec<(&str, Edit)> = vec![
         ("vertices[37].weight.Bdef1.bone", |p| {
             p.vertices.get_mut(37).unwrap().weight = Weight::Bdef1 {
                 bone: BoneIndex::from_raw(1 << 20),

@@ -97,23 +97,23 @@ fn edits_change_exactly_the_vertex_edited() {
     // Every vertex through every weight type in turn (the weight tables fill with entries
     // no vertex uses, and are rebuilt), through `set`, `get_mut` and `for_each_mut`.
     for round in 0..7 {
-        for i in 0..want.len() {
+        for (i, w) in want.iter_mut().enumerate() {
             let new = vertex(i + round + 1, 2);
             match (i + round) % 3 {
                 0 => {
-                    assert_eq!(store.set(i, new.clone()), Some(want[i].clone()));
+                    assert_eq!(store.set(i, new.clone()), Some(w.clone()));
+                    *w = new;
                 }
                 1 => {
                     let mut g = store.get_mut(i).unwrap();
-                    assert_eq!(*g, want[i]);
+                    assert_eq!(*g, *w);
                     *g = new.clone();
+                    *w = new;
                 }
-                _ => store.get_mut(i).unwrap().weight = new.weight.clone(),
-            }
-            if (i + round) % 3 == 2 {
-                want[i].weight = new.weight;
-            } else {
-                want[i] = new;
+                _ => {
+                    store.get_mut(i).unwrap().weight = new.weight.clone();
+                    w.weight = new.weight;
+                }
             }
         }
         same(&store, &want);
