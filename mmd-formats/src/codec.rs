@@ -3,7 +3,8 @@
 //! All MMD formats are little-endian; the readers and writers here always are.
 
 use crate::error::Result;
-use crate::io::{FixedBytes, FixedOut, Input, Output};
+use crate::fixed::{encode_buffered, fixed_one, fixed_run, FixedBytes, FixedOut};
+use crate::io::{Input, Output};
 use crate::path::Segment;
 
 /// Reads a value from an [`Input`], given the format's context `C`.
@@ -85,59 +86,6 @@ pub trait Decode<C: ?Sized>: Sized {
     }
 }
 
-/// The fixed path for one value (or record) of `size` bytes: when the input holds them in
-/// memory, `decode` gets them after one bounds check and the input steps over them. `None`
-/// (nothing consumed) when there is no fixed size, the input is a stream, too few bytes
-/// are left or `decode` declines: the caller then reads the ordinary way, which reports
-/// any error with its offset and path.
-#[inline(always)]
-pub fn fixed_one<R, I: Input + ?Sized>(
-    input: &mut I,
-    size: Option<usize>,
-    decode: impl FnOnce(&mut FixedBytes<'_>) -> Option<R>,
-) -> Option<R> {
-    let size = size?;
-    let bytes = input.in_memory()?.get(..size)?;
-    let value = decode(&mut FixedBytes::new(bytes))?;
-    input.skip(size).ok()?;
-    Some(value)
-}
-
-/// The fixed path for `n` values of a type with a fixed size: one bounds check for the
-/// run, then each value decoded into `out`'s reserved capacity. False (nothing consumed,
-/// `out` as it was) when the path does not apply; the caller reads value by value.
-#[inline]
-pub fn fixed_run<T: Decode<C>, C: ?Sized, I: Input + ?Sized>(
-    input: &mut I,
-    ctx: &C,
-    n: usize,
-    out: &mut Vec<T>,
-) -> bool {
-    let Some(size) = T::fixed_size(ctx) else {
-        return false;
-    };
-    let Some(bytes) = n
-        .checked_mul(size)
-        .and_then(|len| input.in_memory()?.get(..len))
-    else {
-        return false;
-    };
-    let len = bytes.len();
-    let start = out.len();
-    out.reserve(n);
-    let mut src = FixedBytes::new(bytes);
-    for _ in 0..n {
-        match T::decode_fixed(&mut src, ctx) {
-            Some(v) => out.push(v),
-            None => {
-                out.truncate(start);
-                return false;
-            }
-        }
-    }
-    input.skip(len).is_ok()
-}
-
 /// Reads `n` values one by one (the default [`Decode::decode_seq`]).
 #[inline]
 pub fn decode_each<T: Decode<C>, C: ?Sized, I: Input + ?Sized>(
@@ -197,92 +145,6 @@ fn short_run<I: Input + ?Sized>(input: &I, size: usize) -> crate::error::Error {
     let whole = input.remaining() / size;
     crate::error::Error::truncated(input.position() + whole * size, size, input.end())
         .in_index(whole as usize)
-}
-
-/// The most bytes a sequence read from a stream reserves before its elements are read.
-const MAX_PREALLOC: usize = 1 << 20;
-
-/// How many elements of `T` to reserve for a sequence of `n` whose count has been checked
-/// against the bytes left. Input in memory holds what it claims, so the whole sequence is
-/// reserved at once (at most `size_of::<T>() / MIN_SIZE` times the bytes left, a small
-/// factor); a stream may claim more than it holds, so its reservation is capped and the
-/// container grows past it.
-#[inline]
-pub fn reservation<T, I: Input + ?Sized>(input: &I, n: usize) -> usize {
-    if input.holds_all() {
-        n
-    } else {
-        n.min(MAX_PREALLOC / core::mem::size_of::<T>().max(1))
-    }
-}
-
-/// The container a counted (`count = N`) or sized (`len = expr`) field holds its values in.
-///
-/// `Vec<T>` is the usual one. A field may name another with `item = T` (its values' type),
-/// for values stored in a more compact form than a `Vec<T>` (as
-/// [`pmx::Vertices`](crate::pmx::Vertices) does); the field then reads, writes and is
-/// described exactly as a `Vec<T>` would be.
-pub trait Seq<T> {
-    /// The number of values.
-    fn len(&self) -> usize;
-
-    /// True when there are no values.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Reads `n` values (the caller has checked that `n` values of `T`'s minimum size fit
-    /// in the bytes left); an error names the value's index.
-    fn decode_n<C: ?Sized, I: Input + ?Sized>(input: &mut I, ctx: &C, n: usize) -> Result<Self>
-    where
-        T: Decode<C>,
-        Self: Sized;
-
-    /// Writes the values in order, each between [`Output::enter`]`(Segment::Index(i))` and
-    /// [`Output::leave`] (as [`Encode::encode_seq`] does); an error names the index.
-    fn encode_all<C: ?Sized, O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()>
-    where
-        T: Encode<C>;
-
-    /// Writes the values on the fixed path (see [`Encode::encode_fixed`]); `None` by
-    /// default.
-    fn encode_fixed_all<C: ?Sized>(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()>
-    where
-        T: Encode<C>,
-    {
-        let _ = (out, ctx);
-        None
-    }
-}
-
-impl<T> Seq<T> for Vec<T> {
-    #[inline(always)]
-    fn len(&self) -> usize {
-        Vec::len(self)
-    }
-    #[inline]
-    fn decode_n<C: ?Sized, I: Input + ?Sized>(input: &mut I, ctx: &C, n: usize) -> Result<Self>
-    where
-        T: Decode<C>,
-    {
-        let mut v = Vec::with_capacity(reservation::<T, I>(input, n));
-        T::decode_seq(input, ctx, n, &mut v)?;
-        Ok(v)
-    }
-    #[inline]
-    fn encode_all<C: ?Sized, O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()>
-    where
-        T: Encode<C>,
-    {
-        T::encode_seq(self, out, ctx)
-    }
-    #[inline]
-    fn encode_fixed_all<C: ?Sized>(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()>
-    where
-        T: Encode<C>,
-    {
-        T::encode_fixed_slice(self, out, ctx)
-    }
 }
 
 /// Writes a value to an [`Output`], given the format's context `C`.
@@ -353,47 +215,6 @@ pub fn encode_one<T: Encode<C> + ?Sized, C: ?Sized, O: Output + ?Sized>(
     item.encode(out, ctx).map_err(|e| e.in_index(i))?;
     out.leave();
     Ok(())
-}
-
-/// The size of the buffer the fixed path writes through. Small: a sequence goes out in
-/// short bursts, which an output far larger than the cache takes best (a 56 MB write runs
-/// at half the speed through a 4 KiB buffer).
-pub const WRITE_BLOCK: usize = 256;
-
-/// The fixed path for a sequence, to an output that records no spans: the values are
-/// written into a buffer ([`Encode::encode_fixed`]), which goes to `out` each time it is
-/// full. Returns how many values were written: all of them, or those before the first
-/// that cannot take the path even into an empty buffer (the caller writes that one the
-/// ordinary way, which reports any error).
-#[inline]
-pub fn encode_buffered<T: Encode<C>, C: ?Sized, O: Output + ?Sized>(
-    items: &[T],
-    out: &mut O,
-    ctx: &C,
-) -> Result<usize> {
-    if items.is_empty() || out.records_spans() {
-        return Ok(0);
-    }
-    let mut buf = [0u8; WRITE_BLOCK];
-    let mut k = 0;
-    loop {
-        // Fill the buffer with whole values, then write it out.
-        let mut w = FixedOut::new(&mut buf);
-        let mut used = 0;
-        for item in &items[k..] {
-            if item.encode_fixed(&mut w, ctx).is_none() {
-                break;
-            }
-            used = w.written();
-            k += 1;
-        }
-        out.write_bytes(&buf[..used])?;
-        // Value `k` did not fit (it is tried again in the empty buffer), or it cannot
-        // take the path.
-        if k == items.len() || used == 0 {
-            return Ok(k);
-        }
-    }
 }
 
 /// A context computed from values read earlier, declared with `#[derive(MmdContext)]`.

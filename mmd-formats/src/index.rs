@@ -10,7 +10,8 @@
 
 use crate::codec::{Decode, Encode};
 use crate::error::{Error, Result};
-use crate::io::{FixedBytes, FixedOut, Input, Output};
+use crate::fixed::{FixedBytes, FixedOut};
+use crate::io::{Input, Output};
 use crate::layout::{Describe, IndexSign, LeafKind, LeafLayout, Shape, Size};
 use crate::walk::{Leaf, Visitor, Walk};
 

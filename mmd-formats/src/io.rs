@@ -92,47 +92,6 @@ pub trait Input {
     }
 }
 
-/// The bytes of values whose size the context fixes, handed to
-/// [`Decode::decode_fixed`](crate::Decode::decode_fixed) after one bounds check for all of
-/// them: each value takes its bytes from the front.
-///
-/// A take that finds too few bytes answers `None`; the fixed path then leaves the values
-/// to the ordinary reader, which reports where the input ends.
-#[derive(Debug, Clone)]
-pub struct FixedBytes<'a> {
-    rest: &'a [u8],
-}
-
-impl<'a> FixedBytes<'a> {
-    /// The values' bytes, first value first.
-    #[inline(always)]
-    pub fn new(bytes: &'a [u8]) -> Self {
-        FixedBytes { rest: bytes }
-    }
-
-    /// The next `N` bytes.
-    #[inline(always)]
-    pub fn take<const N: usize>(&mut self) -> Option<[u8; N]> {
-        let (head, tail) = self.rest.split_first_chunk::<N>()?;
-        self.rest = tail;
-        Some(*head)
-    }
-
-    /// The next `n` bytes, as one slice.
-    #[inline(always)]
-    pub fn take_slice(&mut self, n: usize) -> Option<&'a [u8]> {
-        let (head, tail) = self.rest.split_at_checked(n)?;
-        self.rest = tail;
-        Some(head)
-    }
-
-    /// The bytes not yet taken.
-    #[inline(always)]
-    pub fn rest(&self) -> &'a [u8] {
-        self.rest
-    }
-}
-
 /// An [`Input`] over a byte slice: the fast path for files already in memory.
 ///
 /// It keeps the unread part as a slice, so that each read is one length comparison and a
@@ -276,55 +235,6 @@ impl<R: Read + Seek + ?Sized> Input for IoInput<'_, R> {
             )),
             Err(e) => Err(Error::new(self.pos, ErrorKind::Io(e))),
         }
-    }
-}
-
-/// The buffer records are written into, front to back, by
-/// [`Encode::encode_fixed`](crate::Encode::encode_fixed), before it goes to the [`Output`]
-/// a block at a time. A write that does not fit answers `None`.
-#[derive(Debug)]
-pub struct FixedOut<'a> {
-    buf: &'a mut [u8],
-    /// The bytes written so far.
-    used: usize,
-}
-
-impl<'a> FixedOut<'a> {
-    /// Writes from the first byte of `buf`.
-    #[inline(always)]
-    pub fn new(buf: &'a mut [u8]) -> Self {
-        FixedOut { buf, used: 0 }
-    }
-
-    /// The next `n` bytes, to write in place (`None` when they do not fit).
-    #[inline(always)]
-    pub fn take_slice(&mut self, n: usize) -> Option<&mut [u8]> {
-        let end = self.used.checked_add(n)?;
-        let dst = self.buf.get_mut(self.used..end)?;
-        self.used = end;
-        Some(dst)
-    }
-
-    /// Writes `bytes` next (`None` when the buffer is full).
-    #[inline(always)]
-    pub fn put<const N: usize>(&mut self, bytes: [u8; N]) -> Option<()> {
-        let dst = self.buf.get_mut(self.used..)?.first_chunk_mut::<N>()?;
-        *dst = bytes;
-        self.used += N;
-        Some(())
-    }
-
-    /// The number of bytes written.
-    #[inline(always)]
-    pub fn written(&self) -> usize {
-        self.used
-    }
-
-    /// Writes `bytes` next (`None` when they do not fit).
-    #[inline(always)]
-    pub fn put_slice(&mut self, bytes: &[u8]) -> Option<()> {
-        self.take_slice(bytes.len())?.copy_from_slice(bytes);
-        Some(())
     }
 }
 

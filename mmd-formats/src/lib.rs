@@ -149,6 +149,7 @@ pub mod codec;
 pub mod coords;
 pub mod error;
 pub mod file;
+pub mod fixed;
 pub mod flags;
 pub mod index;
 pub mod inspect;
@@ -160,6 +161,7 @@ pub mod physics;
 pub mod pmd;
 pub mod pmx;
 pub mod samples;
+pub mod seq;
 pub mod text;
 pub mod vmd;
 pub mod vpd;
@@ -182,28 +184,32 @@ pub mod format {
 #[doc(hidden)]
 pub mod rt;
 
-pub use codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected, Seq};
+pub use codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected};
 pub use error::{ContextFault, Error, ErrorKind, PathSegment, Result};
+pub use fixed::{FixedBytes, FixedOut};
 pub use index::{
     BoneIndex, Index, IndexKind, IndexType, IndexWidth, IndexWidths, MaterialIndex, MorphIndex,
     RigidBodyIndex, TextureIndex, VertexIndex,
 };
-pub use io::{FixedBytes, FixedOut, Input, IoInput, IoOutput, Output, SliceInput};
+pub use io::{Input, IoInput, IoOutput, Output, SliceInput};
 pub use layout::{Describe, DescribeContext};
 pub use mmd_derive::{Mmd, MmdContext};
+pub use seq::Seq;
 pub use text::{PmxText, ShiftJis, TextContext, TextEncoding};
 
 /// Paths the generated code uses. Not a stable interface.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected, Seq};
+    pub use crate::codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected};
     pub use crate::error::{ContextFault, Error, PathSegment, Result};
+    pub use crate::fixed::{FixedBytes, FixedOut};
     pub use crate::index::{IndexType, IndexWidth};
-    pub use crate::io::{FixedBytes, FixedOut, Input, Output};
+    pub use crate::io::{Input, Output};
     pub use crate::layout;
     pub use crate::layout::Describe;
     pub use crate::path::Segment;
     pub use crate::rt;
+    pub use crate::seq::Seq;
     pub use crate::text::{TextContext, TextEncoding};
     pub use crate::walk;
     pub use binrw;

@@ -1,13 +1,15 @@
 //! Helpers that only generated code calls. Not a stable interface.
 
-pub use crate::codec::{fixed_one, fixed_run};
+pub use crate::fixed::{fixed_one, fixed_run};
 
-use crate::codec::{Decode, Encode, Seq};
+use crate::codec::{Decode, Encode};
 use crate::error::show_bytes;
 use crate::error::{ContextFault, Error, ErrorKind, PathSegment, Result};
-use crate::io::{FixedOut, Input, IoInput, IoOutput, Output};
+use crate::fixed::FixedOut;
+use crate::io::{Input, IoInput, IoOutput, Output};
 use crate::layout::Describe;
 use crate::path::Segment;
+use crate::seq::Seq;
 use std::io::{Read, Seek, Write};
 
 /// Reads and checks a fixed signature.

@@ -10,7 +10,8 @@
 
 use crate::codec::{Decode, Encode};
 use crate::error::{Error, Result};
-use crate::io::{FixedBytes, FixedOut, Input, Output};
+use crate::fixed::{FixedBytes, FixedOut};
+use crate::io::{Input, Output};
 use crate::layout::{Describe, LeafKind, LeafLayout, Prim, Shape, Size};
 use crate::walk::{Leaf, Text, TextKind, Visitor, Walk};
 
