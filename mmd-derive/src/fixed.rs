@@ -97,9 +97,9 @@ fn decode_expr(p: &Paths, fields: &Fields, build: TokenStream) -> TokenStream {
     }
 }
 
-/// An expression that reads the fields `run` as a tuple: on the fixed path after one
-/// bounds check, else with `slow` (a tuple of the ordinary reads).
-pub fn run_expr(p: &Paths, fields: &Fields, run: Range<usize>, slow: TokenStream) -> TokenStream {
+/// An expression: the value `decode` (an `Option`, over `__mmd_b: &mut FixedBytes`)
+/// builds from the next `size` bytes on the fixed path, else `slow`.
+fn fixed_or(p: &Paths, size: TokenStream, decode: TokenStream, slow: TokenStream) -> TokenStream {
     let Paths {
         rt,
         option,
@@ -107,20 +107,26 @@ pub fn run_expr(p: &Paths, fields: &Fields, run: Range<usize>, slow: TokenStream
         some,
         ..
     } = p;
-    let run = &fields.fields[run];
-    let size = size_of(p, run);
-    let values = fixed_values(p, run);
     quote! {
-        if let #some(__mmd_run) = #rt::fixed_one(
+        if let #some(__mmd_fixed) = #rt::fixed_one(
             __mmd_input,
             #size,
-            |__mmd_b: &mut #fixed_bytes<'_>| -> #option<_> { #some((#(#values,)*)) },
+            |__mmd_b: &mut #fixed_bytes<'_>| -> #option<_> { #decode },
         ) {
-            __mmd_run
+            __mmd_fixed
         } else {
             #slow
         }
     }
+}
+
+/// An expression that reads the fields `run` as a tuple: on the fixed path after one
+/// bounds check, else with `slow` (a tuple of the ordinary reads).
+pub fn run_expr(p: &Paths, fields: &Fields, run: Range<usize>, slow: TokenStream) -> TokenStream {
+    let run = &fields.fields[run];
+    let values = fixed_values(p, run);
+    let some = &p.some;
+    fixed_or(p, size_of(p, run), quote! { #some((#(#values,)*)) }, slow)
 }
 
 /// The reader of `fields` with the fixed path in front: `slow` (the statements and value
@@ -134,26 +140,8 @@ pub fn with_fixed_path(
     if !eligible(fields) {
         return slow;
     }
-    let Paths {
-        rt,
-        option,
-        fixed_bytes,
-        some,
-        ..
-    } = p;
     let size = size_of(p, &fields.fields);
-    let decode = decode_expr(p, fields, build.clone());
-    quote! {
-        if let #some(__mmd_fixed) = #rt::fixed_one(
-            __mmd_input,
-            #size,
-            |__mmd_b: &mut #fixed_bytes<'_>| -> #option<_> { #decode },
-        ) {
-            __mmd_fixed
-        } else {
-            #slow
-        }
-    }
+    fixed_or(p, size, decode_expr(p, fields, build.clone()), slow)
 }
 
 /// The `fixed_size` and `decode_fixed` methods of a struct's `Decode` impl, when it can

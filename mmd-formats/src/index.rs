@@ -348,22 +348,12 @@ impl<C: IndexWidth<Self> + ?Sized, K: kind::Kind> Encode<C> for Index<K> {
     }
     #[inline]
     fn encode_seq<O: Output + ?Sized>(items: &[Self], out: &mut O, ctx: &C) -> Result<()> {
-        let done = encode_run(items, out, IndexWidth::<Self>::width(ctx), |v, w| {
-            v.fixed_bytes(w)
-        })?;
-        for (i, item) in items.iter().enumerate().skip(done) {
-            crate::codec::encode_one(item, i, out, ctx)?;
-        }
-        Ok(())
+        let w = IndexWidth::<Self>::width(ctx);
+        encode_seq(items, out, ctx, w, |v| v.fixed_bytes(w))
     }
     #[inline(always)]
     fn encode_fixed(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()> {
-        match IndexWidth::<Self>::width(ctx) {
-            1 => out.put(i8::try_from(self.raw).ok()?.to_le_bytes()),
-            2 => out.put(i16::try_from(self.raw).ok()?.to_le_bytes()),
-            4 => out.put(self.raw.to_le_bytes()),
-            _ => None,
-        }
+        put_index(out, self.fixed_bytes(IndexWidth::<Self>::width(ctx)))
     }
 }
 
@@ -511,22 +501,12 @@ impl<C: IndexWidth<Self> + ?Sized> Encode<C> for VertexIndex {
     }
     #[inline]
     fn encode_seq<O: Output + ?Sized>(items: &[Self], out: &mut O, ctx: &C) -> Result<()> {
-        let done = encode_run(items, out, IndexWidth::<Self>::width(ctx), |v, w| {
-            v.fixed_bytes(w)
-        })?;
-        for (i, item) in items.iter().enumerate().skip(done) {
-            crate::codec::encode_one(item, i, out, ctx)?;
-        }
-        Ok(())
+        let w = IndexWidth::<Self>::width(ctx);
+        encode_seq(items, out, ctx, w, |v| v.fixed_bytes(w))
     }
     #[inline(always)]
     fn encode_fixed(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()> {
-        match IndexWidth::<Self>::width(ctx) {
-            1 => out.put(u8::try_from(self.0).ok()?.to_le_bytes()),
-            2 => out.put(u16::try_from(self.0).ok()?.to_le_bytes()),
-            4 => out.put(self.0.to_le_bytes()),
-            _ => None,
-        }
+        put_index(out, self.fixed_bytes(IndexWidth::<Self>::width(ctx)))
     }
 }
 
@@ -542,6 +522,16 @@ impl VertexIndex {
             _ => return None,
         };
         Some((b.to_le_bytes(), len))
+    }
+}
+
+/// Writes an index's bytes on the fixed path (`None` when it has none at its width).
+#[inline(always)]
+fn put_index(out: &mut FixedOut<'_>, bytes: Option<([u8; 4], usize)>) -> Option<()> {
+    match bytes? {
+        (b, 1) => out.put([b[0]]),
+        (b, 2) => out.put([b[0], b[1]]),
+        (b, _) => out.put(b),
     }
 }
 
@@ -564,6 +554,29 @@ fn fill<const W: usize, T: Copy>(
     n
 }
 
+/// Writes indices of width `w` (`bytes` gives each one's bytes at that width): a block at
+/// a time where the output allows it, then from the first that does not fit its width one
+/// by one, the ordinary way, which reports it.
+#[inline]
+fn encode_seq<T, C, O>(
+    items: &[T],
+    out: &mut O,
+    ctx: &C,
+    w: u8,
+    bytes: impl Fn(T) -> Option<([u8; 4], usize)>,
+) -> Result<()>
+where
+    T: Encode<C> + Copy,
+    C: ?Sized,
+    O: Output + ?Sized,
+{
+    let done = encode_run(items, out, w, bytes)?;
+    for (i, item) in items.iter().enumerate().skip(done) {
+        crate::codec::encode_one(item, i, out, ctx)?;
+    }
+    Ok(())
+}
+
 /// Writes a run of indices of width `w` a block at a time, to an output that records no
 /// spans: returns how many were written (all, or those before the first that does not
 /// fit its width, which the caller writes the ordinary way to report it).
@@ -572,7 +585,7 @@ fn encode_run<T: Copy, O: Output + ?Sized>(
     items: &[T],
     out: &mut O,
     w: u8,
-    bytes: impl Fn(T, u8) -> Option<([u8; 4], usize)>,
+    bytes: impl Fn(T) -> Option<([u8; 4], usize)>,
 ) -> Result<usize> {
     let Some(width) = fixed_width(w) else {
         return Ok(0);
@@ -583,7 +596,7 @@ fn encode_run<T: Copy, O: Output + ?Sized>(
     let mut buf = [0u8; 1024];
     let mut done = 0;
     for block in items.chunks(buf.len() / width) {
-        let bytes = |v| bytes(v, w).map(|(b, _)| b);
+        let bytes = |v| bytes(v).map(|(b, _)| b);
         let n = match width {
             1 => fill::<1, T>(&mut buf, block, bytes),
             2 => fill::<2, T>(&mut buf, block, bytes),

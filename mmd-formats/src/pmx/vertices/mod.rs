@@ -116,6 +116,28 @@ const EMPTY: Vertex = Vertex {
     edge_scale: 0.0,
 };
 
+/// A vertex taken apart: its fixed part (its weight slot still to be filled in), its
+/// weight and its additional UVs.
+#[inline(always)]
+fn split(vertex: Vertex) -> (Base, Weight, Vec<[f32; 4]>) {
+    let Vertex {
+        position,
+        normal,
+        uv,
+        additional_uv,
+        weight,
+        edge_scale,
+    } = vertex;
+    let base = Base {
+        position,
+        normal,
+        uv,
+        edge_scale,
+        weight: Slot::Bdef1(BoneIndex::NONE),
+    };
+    (base, weight, additional_uv)
+}
+
 /// The position a new table entry will have.
 fn next(len: usize) -> u32 {
     u32::try_from(len).unwrap_or(u32::MAX)
@@ -201,22 +223,9 @@ impl Vertices {
         if i == 0 && self.odd_uvs.is_empty() {
             self.stride = vertex.additional_uv.len();
         }
-        let Vertex {
-            position,
-            normal,
-            uv,
-            additional_uv,
-            weight,
-            edge_scale,
-        } = vertex;
-        let weight = self.new_slot(weight);
-        self.base.push(Base {
-            position,
-            normal,
-            uv,
-            edge_scale,
-            weight,
-        });
+        let (mut base, weight, additional_uv) = split(vertex);
+        base.weight = self.new_slot(weight);
+        self.base.push(base);
         if additional_uv.len() == self.stride {
             self.uvs.extend_from_slice(&additional_uv);
         } else {
@@ -352,14 +361,7 @@ impl Vertices {
 
     /// Stores `vertex` as vertex `i` (which exists).
     fn put(&mut self, i: usize, vertex: Vertex) {
-        let Vertex {
-            position,
-            normal,
-            uv,
-            additional_uv,
-            weight,
-            edge_scale,
-        } = vertex;
+        let (mut base, weight, additional_uv) = split(vertex);
         let old = self.base[i].weight;
         // The same table keeps the weight in its old place; another type takes a new one.
         let slot = match (old, weight) {
@@ -395,13 +397,8 @@ impl Vertices {
                 self.new_slot(weight)
             }
         };
-        self.base[i] = Base {
-            position,
-            normal,
-            uv,
-            edge_scale,
-            weight: slot,
-        };
+        base.weight = slot;
+        self.base[i] = base;
         if additional_uv.len() == self.stride {
             self.uvs[i * self.stride..(i + 1) * self.stride].copy_from_slice(&additional_uv);
             self.odd_uvs.remove(&i);
