@@ -89,6 +89,7 @@ pub const KEYWORDS: &[Keyword] = &[
     Keyword { name: "tag", places: &[Variant], form: Form::Expr, example: "tag = 0", belongs: "on an enum (`#[mmd(tag = u8)]`) or on its variants (`#[mmd(tag = 0)]`)" },
     Keyword { name: "count", places: &[Field], form: Form::Type, example: "count = i32", belongs: "on a Vec field" },
     Keyword { name: "len", places: &[Field], form: Form::Expr, example: "len = expr", belongs: "on a Vec field" },
+    Keyword { name: "item", places: &[Field], form: Form::Type, example: "item = T", belongs: "on a field with `count` or `len` whose container is not a Vec" },
     Keyword { name: "if", places: &[Field], form: Form::Expr, example: "if = expr", belongs: "on an Option field" },
     Keyword { name: "unless_eof", places: &[Field], form: Form::Flag, example: "unless_eof", belongs: "on an Option field" },
     Keyword { name: "rest", places: &[Field], form: Form::Flag, example: "rest", belongs: "on the last field, a Vec<u8>" },

@@ -592,9 +592,20 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
             }
             ty.clone()
         }
-        Repeat::Count(_) | Repeat::Len(_) => match generic_inner(ty, "Vec") {
-            Some(inner) => inner.clone(),
-            None => {
+        Repeat::Count(_) | Repeat::Len(_) => match (generic_inner(ty, "Vec"), a.ty("item")) {
+            (Some(inner), None) => inner.clone(),
+            // Another container (`Seq<T>`), named with the type of its values.
+            (None, Some(item)) => item.value.clone(),
+            (Some(_), Some(item)) => {
+                cx.error_spanned_by(
+                    item.keyword,
+                    "`item` names the values of a container other than a Vec; a Vec<T> \
+                     field's values are T",
+                );
+                ok = false;
+                ty.clone()
+            }
+            (None, None) => {
                 let (key, span) = match a.span_of("count") {
                     Some(c) => ("count", c),
                     None => (
@@ -606,7 +617,8 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
                 cx.syn_error(syn::Error::new(
                     span,
                     format!(
-                        "`{key}` belongs on a Vec field; `{}` is not a Vec",
+                        "`{key}` belongs on a Vec field; `{}` is not a Vec (another container \
+                         names the type of its values with `item = T`)",
                         type_text(ty)
                     ),
                 ));
@@ -630,6 +642,13 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
             ty.clone()
         }
     };
+    if let (Some(span), Repeat::One | Repeat::Rest) = (a.span_of("item"), &repeat) {
+        cx.syn_error(syn::Error::new(
+            span,
+            "`item` belongs on a field with `count` or `len` whose container is not a Vec",
+        ));
+        ok = false;
+    }
     let presence = match (a.expr("if"), a.has("unless_eof")) {
         (Some(c), true) => Presence::IfUnlessEof(c.value.clone()),
         (Some(c), false) => Presence::If(c.value.clone()),

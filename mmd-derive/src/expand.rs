@@ -165,6 +165,7 @@ fn generate(cont: &Container) -> TokenStream {
     let write_where = read_where(quote!(#encode<()>));
 
     let selector_body = write::expand_selector(cont);
+    let fixed_write_methods = crate::fixed_write::expand(cont, &ctx_ty);
     let read_impl = if let Some(spec) = spec.filter(|s| !s.read) {
         let sel = &spec.ty;
         let read_where = read_where(quote!(#decode_selected<(), #sel>));
@@ -200,6 +201,7 @@ fn generate(cont: &Container) -> TokenStream {
         }
     } else {
         let read_where = read_where(quote!(#decode<()>));
+        let fixed_methods = crate::fixed::methods(cont, &ctx_ty);
         quote! {
             #[automatically_derived]
             impl #impl_generics #decode<#ctx_ty> for #ident #dec_where {
@@ -211,6 +213,7 @@ fn generate(cont: &Container) -> TokenStream {
                 ) -> #result<Self> {
                     #read_body
                 }
+                #fixed_methods
             }
             #[automatically_derived]
             impl #binrw::BinRead for #ident #read_where {
@@ -243,6 +246,7 @@ fn generate(cont: &Container) -> TokenStream {
                 ) -> #result<()> {
                     #write_body
                 }
+                #fixed_write_methods
             }
 
             #[automatically_derived]

@@ -73,11 +73,11 @@ fn build_fields(
         };
         let value = match &shape.repeat {
             Repeat::One => one,
-            Repeat::Count(n) => quote! { #json_rt::counted::<#n, #vt, _>(__mmd_jv, ctx) },
+            Repeat::Count(n) => quote! { #json_rt::counted::<#n, #vt, _, _>(__mmd_jv, ctx) },
             Repeat::Len(e) => {
                 let text = Literal::string(&expr_text(e));
                 let e = eval(p, fields, i, i, lone, e, None);
-                quote! { #json_rt::with_len::<#vt, _, _>(__mmd_jv, ctx, #e, #text) }
+                quote! { #json_rt::with_len::<#vt, _, _, _>(__mmd_jv, ctx, #e, #text) }
             }
             Repeat::Rest => quote! {
                 #json_rt::rest(__mmd_jv).and_then(|__mmd_b| match __mmd_absent {
@@ -135,7 +135,10 @@ fn build_fields(
                 }
             }
         };
-        stmts.push(quote! { let #v = #read; });
+        // The field's own type, so that a container other than a `Vec` (`item = T`) is
+        // known to the expressions that read the field.
+        let fty = f.ty;
+        stmts.push(quote! { let #v: #fty = #read; });
         if fields.style == Style::Named {
             let b = &f.binding;
             stmts.push(quote! { let #b = &#v; });

@@ -12,6 +12,8 @@ mod context;
 mod ctxt;
 mod describe;
 mod expand;
+mod fixed;
+mod fixed_write;
 mod from_json;
 mod paths;
 mod place;

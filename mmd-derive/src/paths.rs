@@ -40,9 +40,12 @@ paths! {
         decode => Decode;
         decode_selected => DecodeSelected;
         encode => Encode;
+        seq => Seq;
         selected => Selected;
         describe => Describe;
         input => Input;
+        fixed_bytes => FixedBytes;
+        fixed_out => FixedOut;
         output => Output;
         result => Result;
         rt => rt;

@@ -1,4 +1,5 @@
-//! Generates the reader: one `let` per field in file order, then the value.
+//! Generates the reader: one `let` per field in file order (a run of fields whose size
+//! the context fixes in one `let`, see `fixed.rs`), then the value.
 
 use crate::ast::{Container, Data, Fields, Presence, Repeat, Style, TagValue};
 use crate::paths::Paths;
@@ -30,64 +31,97 @@ pub fn read_fields(
     let mut ctx_n = 0usize;
     let lone = fields.is_lone();
     let pos = quote!(#input::position(&*__mmd_input));
-    for (i, f) in fields.fields.iter().enumerate() {
-        let shape = f.shape.as_ref().expect("checked");
-        let name = Literal::string(&f.name);
+    let bool_ty = crate::switch::bool_type();
+    let reads: Vec<TokenStream> = fields
+        .fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let shape = f.shape.as_ref().expect("checked");
+            let name = Literal::string(&f.name);
+            let vt = &shape.value_ty;
+            let one = match &shape.select {
+                Some(sel) => {
+                    let span = syn::spanned::Spanned::span(vt);
+                    let path = quote_spanned!(span=> <#vt as #decode_selected<#ctx_ty, _>>::decode_selected);
+                    let sel = crate::switch::eval(p, fields, i, sel, &pos);
+                    quote! { #path(__mmd_input, ctx, #sel) }
+                }
+                None => quote! { <#vt as #decode<_>>::decode(__mmd_input, ctx) },
+            };
+            let value = match &shape.repeat {
+                Repeat::One => one,
+                Repeat::Count(n) => {
+                    quote! { #rt::read_counted::<#n, #vt, _, _, _>(__mmd_input, ctx) }
+                }
+                Repeat::Len(e) => {
+                    let e = crate::switch::eval(p, fields, i, e, &pos);
+                    quote! { #rt::read_len::<#vt, _, _, _, _>(__mmd_input, ctx, #e) }
+                }
+                Repeat::Rest => quote! { #rt::read_rest(__mmd_input) },
+            };
+            let value = if lone {
+                quote! { (#value)? }
+            } else {
+                quote! { (#value).map_err(|e| e.in_field(#name))? }
+            };
+            let at_end = quote! { #input::at_end(&*__mmd_input) };
+            match &shape.presence {
+                Presence::Always => value,
+                Presence::If(c) => {
+                    let c = crate::switch::eval_as(p, fields, i, c, &pos, Some(&bool_ty));
+                    quote! { if #c { #some(#value) } else { #none } }
+                }
+                Presence::UnlessEof => quote! { if #at_end { #none } else { #some(#value) } },
+                Presence::IfUnlessEof(c) => {
+                    let c = crate::switch::eval_as(p, fields, i, c, &pos, Some(&bool_ty));
+                    quote! { if #c && !#at_end { #some(#value) } else { #none } }
+                }
+            }
+        })
+        .collect();
+    // Later expressions read a field through a reference named like the field.
+    let bind = |i: usize| {
+        let f = &fields.fields[i];
+        let b = &f.binding;
         let v = &f.value_binding;
-        let vt = &shape.value_ty;
-        let one = match &shape.select {
-            Some(sel) => {
-                let span = syn::spanned::Spanned::span(vt);
-                let path =
-                    quote_spanned!(span=> <#vt as #decode_selected<#ctx_ty, _>>::decode_selected);
-                let sel = crate::switch::eval(p, fields, i, sel, &pos);
-                quote! { #path(__mmd_input, ctx, #sel) }
-            }
-            None => quote! { <#vt as #decode<_>>::decode(__mmd_input, ctx) },
-        };
-        let value = match &shape.repeat {
-            Repeat::One => one,
-            Repeat::Count(n) => quote! { #rt::read_counted::<#n, #vt, _, _>(__mmd_input, ctx) },
-            Repeat::Len(e) => {
-                let e = crate::switch::eval(p, fields, i, e, &pos);
-                quote! { #rt::read_len::<#vt, _, _, _>(__mmd_input, ctx, #e) }
-            }
-            Repeat::Rest => quote! { #rt::read_rest(__mmd_input) },
-        };
-        let value = if lone {
-            quote! { (#value)? }
-        } else {
-            quote! { (#value).map_err(|e| e.in_field(#name))? }
-        };
-        let at_end = quote! { #input::at_end(&*__mmd_input) };
-        let bool_ty = crate::switch::bool_type();
-        let read = match &shape.presence {
-            Presence::Always => value,
-            Presence::If(c) => {
-                let c = crate::switch::eval_as(p, fields, i, c, &pos, Some(&bool_ty));
-                quote! { if #c { #some(#value) } else { #none } }
-            }
-            Presence::UnlessEof => quote! { if #at_end { #none } else { #some(#value) } },
-            Presence::IfUnlessEof(c) => {
-                let c = crate::switch::eval_as(p, fields, i, c, &pos, Some(&bool_ty));
-                quote! { if #c && !#at_end { #some(#value) } else { #none } }
-            }
-        };
-        stmts.push(crate::switch::capture_position(fields, i, &pos));
-        stmts.push(quote! { let #v = #read; });
-        if fields.style == Style::Named {
-            let b = &f.binding;
-            stmts.push(quote! { let #b = &#v; });
+        match fields.style {
+            Style::Named => quote! { let #b = &#v; },
+            _ => quote!(),
         }
+    };
+    let runs = crate::fixed::runs(fields);
+    let mut i = 0;
+    while i < fields.fields.len() {
+        if let Some(run) = runs.iter().find(|r| r.start == i) {
+            // Consecutive fields whose size the context fixes: one bounds check for all.
+            let vs = fields.fields[run.clone()].iter().map(|f| &f.value_binding);
+            let tys = fields.fields[run.clone()].iter().map(|f| f.ty);
+            let slow = &reads[run.clone()];
+            let read = crate::fixed::run_expr(p, fields, run.clone(), quote!((#(#slow,)*)));
+            stmts.push(quote! { let (#(#vs,)*): (#(#tys,)*) = #read; });
+            stmts.extend(run.clone().map(bind));
+            i = run.end;
+            continue;
+        }
+        // The binding has the field's own type, so that a container other than a `Vec`
+        // is known to every expression that reads the field before the value is built.
+        let f = &fields.fields[i];
+        let (v, fty, read) = (&f.value_binding, f.ty, &reads[i]);
+        stmts.push(crate::switch::capture_position(fields, i, &pos));
+        stmts.push(quote! { let #v: #fty = #read; });
+        stmts.push(bind(i));
         if let Some(s) = crate::switch::after_field(p, fields, i, &mut ctx_n) {
             stmts.push(s);
         }
+        i += 1;
     }
     let construct = construct(fields, &build);
-    quote! {
+    let slow = quote! {
         #(#stmts)*
         #construct
-    }
+    };
+    crate::fixed::with_fixed_path(p, fields, &build, slow)
 }
 
 /// The value built from the fields' value bindings: `build { member: value, .. }` (or

@@ -15,7 +15,7 @@ fn pos_ident(fields: &Fields, i: usize) -> proc_macro2::Ident {
 
 /// True when some expression of `fields` (a condition, length, selector or context
 /// argument) reads field `i`: its start is kept, for the errors that point at it.
-fn is_root(fields: &Fields, i: usize) -> bool {
+pub fn is_root(fields: &Fields, i: usize) -> bool {
     if fields.style != Style::Named {
         return false;
     }
@@ -153,7 +153,7 @@ fn locate(p: &Paths, f: &crate::ast::Field, shape: &Shape) -> TokenStream {
     let vt = &shape.value_ty;
     let write = match &shape.repeat {
         Repeat::One => quote!(<#vt as #encode<_>>::encode(__mmd_v, __mmd_o, ctx)),
-        Repeat::Count(n) => quote!(#rt::write_counted::<#n, #vt, _, _>(__mmd_v, __mmd_o, ctx)),
+        Repeat::Count(n) => quote!(#rt::write_counted::<#n, #vt, _, _, _>(__mmd_v, __mmd_o, ctx)),
         Repeat::Len(_) => quote!(<#vt as #encode<_>>::encode_seq(__mmd_v, __mmd_o, ctx)),
         Repeat::Rest => quote!(#output::write_bytes(__mmd_o, __mmd_v)),
     };

@@ -70,12 +70,12 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
         let write = match &shape.repeat {
             Repeat::One => one,
             Repeat::Count(n) => {
-                quote! { #rt::write_counted::<#n, #vt, _, _>(__mmd_val, __mmd_out, ctx) }
+                quote! { #rt::write_counted::<#n, #vt, _, _, _>(__mmd_val, __mmd_out, ctx) }
             }
             Repeat::Len(e) => {
                 let text = Literal::string(&expr_text(e));
                 let e = crate::switch::eval(p, fields, i, e, &here);
-                quote! { #rt::write_len::<#vt, _, _, _>(__mmd_val, __mmd_out, ctx, #e, #text) }
+                quote! { #rt::write_len::<#vt, _, _, _, _>(__mmd_val, __mmd_out, ctx, #e, #text) }
             }
             Repeat::Rest => quote! {
                 if let #some(__mmd_absent) = __mmd_absent.filter(|_| !__mmd_val.is_empty()) {

@@ -3,6 +3,7 @@
 //! All MMD formats are little-endian; the readers and writers here always are.
 
 use crate::error::Result;
+use crate::fixed::{encode_buffered, fixed_one, fixed_run, FixedBytes, FixedOut};
 use crate::io::{Input, Output};
 use crate::path::Segment;
 
@@ -10,6 +11,13 @@ use crate::path::Segment;
 ///
 /// Derived types implement it for their declared context (`#[mmd(ctx = T)]`), or for every
 /// context when they declare none. Primitives implement it for every context.
+///
+/// Values whose size the context alone fixes (no tag, count, condition or length prefix
+/// decides it: numbers, arrays of them, indices, fixed-length text, and derived records of
+/// such fields) also take a *fixed path*: [`Decode::fixed_size`] says how many bytes one
+/// value takes, and [`Decode::decode_fixed`] decodes it from bytes checked once for a whole
+/// record or run of records. The derive implements both; a hand-written type may leave
+/// them out (it then reads value by value).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be read and written with the context `{C}`",
     note = "a format field is a number, an array of them, a type that derives `Mmd`, a flag type (`mmd_flags!`), text (`PmxText`: length-prefixed; `ShiftJis<N>`: N fixed bytes) or an index (`Index<K>`, `VertexIndex`); a type that needs a context reads only with one that declares what it needs"
@@ -19,24 +27,66 @@ pub trait Decode<C: ?Sized>: Sized {
     fn decode<I: Input + ?Sized>(input: &mut I, ctx: &C) -> Result<Self>;
 
     /// Reads `n` consecutive values, appending them to `out`. The caller has already
-    /// checked `n` against the remaining bytes. Types with a faster bulk path override it.
+    /// checked `n` against the remaining bytes. Values with a fixed size are decoded in one
+    /// run after one bounds check, straight into `out`; others one by one. Types with a
+    /// faster bulk path override it.
+    #[inline]
     fn decode_seq<I: Input + ?Sized>(
         input: &mut I,
         ctx: &C,
         n: usize,
         out: &mut Vec<Self>,
     ) -> Result<()> {
+        if fixed_run(input, ctx, n, out) {
+            return Ok(());
+        }
         decode_each(input, ctx, n, out)
     }
 
     /// Reads `N` consecutive values into an array (a fixed-length field such as
-    /// `[f32; 3]`). Primitives and indices override it with one bounds check for the run.
+    /// `[f32; 3]`): after one bounds check when they have a fixed size, else value by value.
     #[inline]
     fn decode_array<I: Input + ?Sized, const N: usize>(input: &mut I, ctx: &C) -> Result<[Self; N]>
     where
         Self: Default,
     {
+        let size = Self::fixed_size(ctx).and_then(|s| s.checked_mul(N));
+        if let Some(arr) = fixed_one(input, size, |b| Self::decode_fixed_array(b, ctx)) {
+            return Ok(arr);
+        }
         decode_array_each(input, ctx)
+    }
+
+    /// The number of bytes every value of this type takes when read with `ctx`, if the
+    /// context alone fixes it; `None` (the default) otherwise. When it is `Some`,
+    /// [`Decode::decode_fixed`] must decode a value from exactly that many bytes.
+    #[inline(always)]
+    fn fixed_size(ctx: &C) -> Option<usize> {
+        let _ = ctx;
+        None
+    }
+
+    /// Decodes one value of [`Decode::fixed_size`] bytes from the front of `bytes` (the
+    /// fixed path: the bytes are already checked, so nothing here reports an error).
+    /// `None` when the type has no fixed path (the default) or the bytes run out; the
+    /// value is then read with [`Decode::decode`], which says why.
+    #[inline(always)]
+    fn decode_fixed(bytes: &mut FixedBytes<'_>, ctx: &C) -> Option<Self> {
+        let _ = (bytes, ctx);
+        None
+    }
+
+    /// Decodes `N` consecutive values on the fixed path (`u8` takes them as one block).
+    #[inline]
+    fn decode_fixed_array<const N: usize>(bytes: &mut FixedBytes<'_>, ctx: &C) -> Option<[Self; N]>
+    where
+        Self: Default,
+    {
+        let mut arr: [Self; N] = core::array::from_fn(|_| Self::default());
+        for slot in &mut arr {
+            *slot = Self::decode_fixed(bytes, ctx)?;
+        }
+        Some(arr)
     }
 }
 
@@ -111,23 +161,68 @@ pub trait Encode<C: ?Sized> {
     fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()>;
 
     /// Writes consecutive values (the elements of a sequence or an array), each between
-    /// [`Output::enter`]`(Segment::Index(i))` and [`Output::leave`].
+    /// [`Output::enter`]`(Segment::Index(i))` and [`Output::leave`]. To an output that
+    /// records no spans, values that take the fixed path ([`Encode::encode_fixed`]) go out
+    /// through a buffer, a block at a time.
     ///
     /// Types with a faster bulk path override it. An override must keep reporting each
     /// element to `out` that way, or the [spans](crate::inspect::spans) lose the elements; `u8` is
     /// the one exception: its sequences are one leaf ([`Leaf::Bytes`](crate::walk::Leaf)),
     /// in the spans as in the [walk](crate::walk).
+    #[inline]
     fn encode_seq<O: Output + ?Sized>(items: &[Self], out: &mut O, ctx: &C) -> Result<()>
     where
         Self: Sized,
     {
-        for (i, item) in items.iter().enumerate() {
-            out.enter(Segment::Index(i));
-            item.encode(out, ctx).map_err(|e| e.in_index(i))?;
-            out.leave();
+        let mut i = 0;
+        while i < items.len() {
+            i += encode_buffered(&items[i..], out, ctx)?;
+            if let Some(item) = items.get(i) {
+                // One that cannot take the fixed path: the ordinary writer says why.
+                encode_one(item, i, out, ctx)?;
+                i += 1;
+            }
         }
         Ok(())
     }
+
+    /// Writes the value's bytes to the front of `out` (the fixed path, which writes whole
+    /// records into a buffer). `None` when the bytes do not fit, the type has no fixed
+    /// path (the default), or the value cannot be written as it is (an index too wide for
+    /// its width, a length that disagrees with its field): the value is then written with
+    /// [`Encode::encode`], which reports any error. Whatever it wrote before answering
+    /// `None` is discarded.
+    #[inline(always)]
+    fn encode_fixed(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()> {
+        let _ = (out, ctx);
+        None
+    }
+
+    /// Writes consecutive values on the fixed path (`u8` writes them as one block).
+    #[inline(always)]
+    fn encode_fixed_slice(items: &[Self], out: &mut FixedOut<'_>, ctx: &C) -> Option<()>
+    where
+        Self: Sized,
+    {
+        for v in items {
+            v.encode_fixed(out, ctx)?;
+        }
+        Some(())
+    }
+}
+
+/// Writes value `i` the ordinary way, between `enter(Index(i))` and `leave()`.
+#[inline]
+pub fn encode_one<T: Encode<C> + ?Sized, C: ?Sized, O: Output + ?Sized>(
+    item: &T,
+    i: usize,
+    out: &mut O,
+    ctx: &C,
+) -> Result<()> {
+    out.enter(Segment::Index(i));
+    item.encode(out, ctx).map_err(|e| e.in_index(i))?;
+    out.leave();
+    Ok(())
 }
 
 /// A context computed from values read earlier, declared with `#[derive(MmdContext)]`.
@@ -188,42 +283,56 @@ macro_rules! prim {
             ) -> Result<()> {
                 const SIZE: usize = core::mem::size_of::<$t>();
                 let run = bulk(input, n, SIZE, |bytes| {
-                    out.extend(bytes.chunks_exact(SIZE).map(|c| {
-                        let mut a = [0u8; SIZE];
-                        a.copy_from_slice(c);
-                        <$t>::from_le_bytes(a)
-                    }))
+                    out.extend(bytes.as_chunks::<SIZE>().0.iter().map(|c| <$t>::from_le_bytes(*c)))
                 });
                 match run {
                     Some(r) => r,
                     None => decode_each(input, _ctx, n, out),
                 }
             }
-            #[inline]
-            fn decode_array<I: Input + ?Sized, const N: usize>(
-                input: &mut I,
+            #[inline(always)]
+            fn fixed_size(_ctx: &C) -> Option<usize> {
+                Some(core::mem::size_of::<$t>())
+            }
+            #[inline(always)]
+            fn decode_fixed(bytes: &mut FixedBytes<'_>, _ctx: &C) -> Option<Self> {
+                bytes.take().map(<$t>::from_le_bytes)
+            }
+            #[inline(always)]
+            fn decode_fixed_array<const N: usize>(
+                bytes: &mut FixedBytes<'_>,
                 _ctx: &C,
-            ) -> Result<[Self; N]> {
+            ) -> Option<[Self; N]> {
                 const SIZE: usize = core::mem::size_of::<$t>();
-                let run = bulk(input, N, SIZE, |bytes| {
-                    let mut arr = [<$t>::default(); N];
-                    for (slot, c) in arr.iter_mut().zip(bytes.chunks_exact(SIZE)) {
-                        let mut a = [0u8; SIZE];
-                        a.copy_from_slice(c);
-                        *slot = <$t>::from_le_bytes(a);
-                    }
-                    arr
-                });
-                match run {
-                    Some(r) => r,
-                    None => decode_array_each(input, _ctx),
+                let run = bytes.take_slice(N * SIZE)?;
+                let mut arr = [<$t>::default(); N];
+                for (slot, c) in arr.iter_mut().zip(run.as_chunks::<SIZE>().0) {
+                    *slot = <$t>::from_le_bytes(*c);
                 }
+                Some(arr)
             }
         }
         impl<C: ?Sized> Encode<C> for $t {
             #[inline]
             fn encode<O: Output + ?Sized>(&self, out: &mut O, _ctx: &C) -> Result<()> {
                 out.write_bytes(&self.to_le_bytes())
+            }
+            #[inline(always)]
+            fn encode_fixed(&self, out: &mut FixedOut<'_>, _ctx: &C) -> Option<()> {
+                out.put(self.to_le_bytes())
+            }
+            #[inline(always)]
+            fn encode_fixed_slice(
+                items: &[Self],
+                out: &mut FixedOut<'_>,
+                _ctx: &C,
+            ) -> Option<()> {
+                const SIZE: usize = core::mem::size_of::<$t>();
+                let dst = out.take_slice(items.len() * SIZE)?;
+                for (d, v) in dst.as_chunks_mut::<SIZE>().0.iter_mut().zip(items) {
+                    *d = v.to_le_bytes();
+                }
+                Some(())
             }
             #[inline]
             fn encode_seq<O: Output + ?Sized>(
@@ -245,16 +354,16 @@ macro_rules! prim {
                 }
                 if items.len() * SIZE <= 16 {
                     let mut buf = [0u8; 16];
-                    for (slot, v) in buf.chunks_exact_mut(SIZE).zip(items) {
-                        slot.copy_from_slice(&v.to_le_bytes());
+                    for (slot, v) in buf.as_chunks_mut::<SIZE>().0.iter_mut().zip(items) {
+                        *slot = v.to_le_bytes();
                     }
                     return out.write_bytes(&buf[..items.len() * SIZE]);
                 }
                 const PER_BLOCK: usize = 256 / SIZE;
                 let mut buf = [0u8; 256];
                 for block in items.chunks(PER_BLOCK) {
-                    for (slot, v) in buf.chunks_exact_mut(SIZE).zip(block) {
-                        slot.copy_from_slice(&v.to_le_bytes());
+                    for (slot, v) in buf.as_chunks_mut::<SIZE>().0.iter_mut().zip(block) {
+                        *slot = v.to_le_bytes();
                     }
                     out.write_bytes(&buf[..block.len() * SIZE])?;
                 }
@@ -285,17 +394,20 @@ impl<C: ?Sized> Decode<C> for u8 {
             }
         }
     }
-    #[inline]
-    fn decode_array<I: Input + ?Sized, const N: usize>(
-        input: &mut I,
+    #[inline(always)]
+    fn fixed_size(_ctx: &C) -> Option<usize> {
+        Some(1)
+    }
+    #[inline(always)]
+    fn decode_fixed(bytes: &mut FixedBytes<'_>, _ctx: &C) -> Option<Self> {
+        bytes.take::<1>().map(|[b]| b)
+    }
+    #[inline(always)]
+    fn decode_fixed_array<const N: usize>(
+        bytes: &mut FixedBytes<'_>,
         _ctx: &C,
-    ) -> Result<[Self; N]> {
-        if input.holds_all() && N as u64 <= input.remaining() {
-            input.read_array::<N>()
-        } else {
-            // Value by value, so that an early end names the byte where it falls.
-            decode_array_each(input, _ctx)
-        }
+    ) -> Option<[Self; N]> {
+        bytes.take::<N>()
     }
 }
 
@@ -303,6 +415,14 @@ impl<C: ?Sized> Encode<C> for u8 {
     #[inline]
     fn encode<O: Output + ?Sized>(&self, out: &mut O, _ctx: &C) -> Result<()> {
         out.write_bytes(&[*self])
+    }
+    #[inline(always)]
+    fn encode_fixed(&self, out: &mut FixedOut<'_>, _ctx: &C) -> Option<()> {
+        out.put([*self])
+    }
+    #[inline(always)]
+    fn encode_fixed_slice(items: &[Self], out: &mut FixedOut<'_>, _ctx: &C) -> Option<()> {
+        out.put_slice(items)
     }
     fn encode_seq<O: Output + ?Sized>(items: &[Self], out: &mut O, _ctx: &C) -> Result<()> {
         out.write_bytes(items)
@@ -314,11 +434,23 @@ impl<C: ?Sized, T: Decode<C> + Default, const N: usize> Decode<C> for [T; N] {
     fn decode<I: Input + ?Sized>(input: &mut I, ctx: &C) -> Result<Self> {
         T::decode_array(input, ctx)
     }
+    #[inline(always)]
+    fn fixed_size(ctx: &C) -> Option<usize> {
+        T::fixed_size(ctx)?.checked_mul(N)
+    }
+    #[inline(always)]
+    fn decode_fixed(bytes: &mut FixedBytes<'_>, ctx: &C) -> Option<Self> {
+        T::decode_fixed_array(bytes, ctx)
+    }
 }
 
 impl<C: ?Sized, T: Encode<C>, const N: usize> Encode<C> for [T; N] {
     #[inline]
     fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()> {
         T::encode_seq(self, out, ctx)
+    }
+    #[inline(always)]
+    fn encode_fixed(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()> {
+        T::encode_fixed_slice(self, out, ctx)
     }
 }

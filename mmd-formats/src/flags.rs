@@ -117,6 +117,17 @@ macro_rules! mmd_flags {
             ) -> $crate::__private::Result<Self> {
                 <$repr as $crate::__private::Decode<C>>::decode(input, ctx).map(Self)
             }
+            #[inline(always)]
+            fn fixed_size(ctx: &C) -> ::core::option::Option<usize> {
+                <$repr as $crate::__private::Decode<C>>::fixed_size(ctx)
+            }
+            #[inline(always)]
+            fn decode_fixed(
+                bytes: &mut $crate::__private::FixedBytes<'_>,
+                ctx: &C,
+            ) -> ::core::option::Option<Self> {
+                <$repr as $crate::__private::Decode<C>>::decode_fixed(bytes, ctx).map(Self)
+            }
         }
 
         impl<C: ?::core::marker::Sized> $crate::__private::Encode<C> for $name {
@@ -127,6 +138,14 @@ macro_rules! mmd_flags {
                 ctx: &C,
             ) -> $crate::__private::Result<()> {
                 <$repr as $crate::__private::Encode<C>>::encode(&self.0, out, ctx)
+            }
+            #[inline(always)]
+            fn encode_fixed(
+                &self,
+                out: &mut $crate::__private::FixedOut<'_>,
+                ctx: &C,
+            ) -> ::core::option::Option<()> {
+                <$repr as $crate::__private::Encode<C>>::encode_fixed(&self.0, out, ctx)
             }
         }
 

@@ -10,6 +10,7 @@
 
 use crate::codec::{Decode, Encode};
 use crate::error::{Error, Result};
+use crate::fixed::{FixedBytes, FixedOut};
 use crate::io::{Input, Output};
 use crate::json::{FromJson, Json, JsonError};
 use crate::layout::{Describe, IndexSign, LeafKind, LeafLayout, Shape, Size};
@@ -188,6 +189,13 @@ impl<K: kind::Kind> fmt::Debug for Index<K> {
     }
 }
 
+/// The size of an index of width `w` on the fixed path (`None` for a width that is not 1,
+/// 2 or 4: the ordinary reader reports it).
+#[inline(always)]
+fn fixed_width(w: u8) -> Option<usize> {
+    matches!(w, 1 | 2 | 4).then_some(w as usize)
+}
+
 fn bad_width(pos: u64, kind: &str, w: u8) -> Error {
     Error::invalid(
         pos,
@@ -228,7 +236,8 @@ fn read_run<I: Input + ?Sized>(
 }
 
 /// Decodes `n` indices of `(kind, width, signed)` into `out`: in one run where the input
-/// allows it, else value by value.
+/// allows it (each sign- or zero-extended value made into a `T` by `make`, straight into
+/// `out`'s reserved capacity), else value by value.
 #[inline]
 fn decode_run<T: Decode<C>, C: ?Sized, I: Input + ?Sized>(
     input: &mut I,
@@ -238,7 +247,30 @@ fn decode_run<T: Decode<C>, C: ?Sized, I: Input + ?Sized>(
     out: &mut Vec<T>,
     make: impl Fn(u32) -> T,
 ) -> Result<()> {
-    match read_run(input, kind, w, n, signed, |v| out.push(make(v))) {
+    let width = match w {
+        1 | 2 | 4 => w as usize,
+        w => return Err(bad_width(input.position(), kind, w)),
+    };
+    let run = crate::codec::bulk(input, n, width, |bytes| match (width, signed) {
+        (1, true) => out.extend(bytes.iter().map(|&b| make(b as i8 as i32 as u32))),
+        (1, false) => out.extend(bytes.iter().map(|&b| make(b as u32))),
+        (2, true) => out.extend(
+            bytes
+                .chunks_exact(2)
+                .map(|c| make(i16::from_le_bytes([c[0], c[1]]) as i32 as u32)),
+        ),
+        (2, false) => out.extend(
+            bytes
+                .chunks_exact(2)
+                .map(|c| make(u16::from_le_bytes([c[0], c[1]]) as u32)),
+        ),
+        _ => out.extend(
+            bytes
+                .chunks_exact(4)
+                .map(|c| make(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
+        ),
+    });
+    match run {
         Some(r) => r,
         None => crate::codec::decode_each(input, ctx, n, out),
     }
@@ -285,6 +317,19 @@ impl<C: IndexWidth<Self> + ?Sized, K: kind::Kind> Decode<C> for Index<K> {
             None => crate::codec::decode_array_each(input, ctx),
         }
     }
+    #[inline(always)]
+    fn fixed_size(ctx: &C) -> Option<usize> {
+        fixed_width(IndexWidth::<Self>::width(ctx))
+    }
+    #[inline(always)]
+    fn decode_fixed(bytes: &mut FixedBytes<'_>, ctx: &C) -> Option<Self> {
+        Some(Self::from_raw(match IndexWidth::<Self>::width(ctx) {
+            1 => i8::from_le_bytes(bytes.take()?) as i32,
+            2 => i16::from_le_bytes(bytes.take()?) as i32,
+            4 => i32::from_le_bytes(bytes.take()?),
+            _ => return None,
+        }))
+    }
 }
 
 impl<C: IndexWidth<Self> + ?Sized, K: kind::Kind> Encode<C> for Index<K> {
@@ -301,6 +346,30 @@ impl<C: IndexWidth<Self> + ?Sized, K: kind::Kind> Encode<C> for Index<K> {
             Ok(r) => r,
             Err(_) => Err(overflow(out.position(), K::NAME, self.raw as i64, w)),
         }
+    }
+    #[inline]
+    fn encode_seq<O: Output + ?Sized>(items: &[Self], out: &mut O, ctx: &C) -> Result<()> {
+        let w = IndexWidth::<Self>::width(ctx);
+        encode_seq(items, out, ctx, w, |v| v.fixed_bytes(w))
+    }
+    #[inline(always)]
+    fn encode_fixed(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()> {
+        put_index(out, self.fixed_bytes(IndexWidth::<Self>::width(ctx)))
+    }
+}
+
+impl<K> Index<K> {
+    /// The little-endian bytes of the index at width `w` (in the first `len` of four), or
+    /// `None` when it does not fit or `w` is not a width.
+    #[inline(always)]
+    fn fixed_bytes(self, w: u8) -> Option<([u8; 4], usize)> {
+        let (b, len) = match w {
+            1 => (i8::try_from(self.raw).ok()? as i32, 1),
+            2 => (i16::try_from(self.raw).ok()? as i32, 2),
+            4 => (self.raw, 4),
+            _ => return None,
+        };
+        Some((b.to_le_bytes(), len))
     }
 }
 
@@ -401,6 +470,19 @@ impl<C: IndexWidth<Self> + ?Sized> Decode<C> for VertexIndex {
         let w = IndexWidth::<Self>::width(ctx);
         decode_run(input, ctx, (VERTEX, w, false), n, out, VertexIndex)
     }
+    #[inline(always)]
+    fn fixed_size(ctx: &C) -> Option<usize> {
+        fixed_width(IndexWidth::<Self>::width(ctx))
+    }
+    #[inline(always)]
+    fn decode_fixed(bytes: &mut FixedBytes<'_>, ctx: &C) -> Option<Self> {
+        Some(VertexIndex(match IndexWidth::<Self>::width(ctx) {
+            1 => bytes.take::<1>()?[0] as u32,
+            2 => u16::from_le_bytes(bytes.take()?) as u32,
+            4 => u32::from_le_bytes(bytes.take()?),
+            _ => return None,
+        }))
+    }
 }
 
 impl<C: IndexWidth<Self> + ?Sized> Encode<C> for VertexIndex {
@@ -418,6 +500,116 @@ impl<C: IndexWidth<Self> + ?Sized> Encode<C> for VertexIndex {
             Err(_) => Err(overflow(out.position(), VERTEX, self.0 as i64, w)),
         }
     }
+    #[inline]
+    fn encode_seq<O: Output + ?Sized>(items: &[Self], out: &mut O, ctx: &C) -> Result<()> {
+        let w = IndexWidth::<Self>::width(ctx);
+        encode_seq(items, out, ctx, w, |v| v.fixed_bytes(w))
+    }
+    #[inline(always)]
+    fn encode_fixed(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()> {
+        put_index(out, self.fixed_bytes(IndexWidth::<Self>::width(ctx)))
+    }
+}
+
+impl VertexIndex {
+    /// The little-endian bytes of the index at width `w` (in the first `len` of four), or
+    /// `None` when it does not fit or `w` is not a width.
+    #[inline(always)]
+    fn fixed_bytes(self, w: u8) -> Option<([u8; 4], usize)> {
+        let (b, len) = match w {
+            1 => (u8::try_from(self.0).ok()? as u32, 1),
+            2 => (u16::try_from(self.0).ok()? as u32, 2),
+            4 => (self.0, 4),
+            _ => return None,
+        };
+        Some((b.to_le_bytes(), len))
+    }
+}
+
+/// Writes an index's bytes on the fixed path (`None` when it has none at its width).
+#[inline(always)]
+fn put_index(out: &mut FixedOut<'_>, bytes: Option<([u8; 4], usize)>) -> Option<()> {
+    match bytes? {
+        (b, 1) => out.put([b[0]]),
+        (b, 2) => out.put([b[0], b[1]]),
+        (b, _) => out.put(b),
+    }
+}
+
+/// Writes the first `W` of the bytes `bytes` gives for each of `items` into `buf`, until
+/// one is `None`; returns how many were written.
+#[inline(always)]
+fn fill<const W: usize, T: Copy>(
+    buf: &mut [u8],
+    items: &[T],
+    bytes: impl Fn(T) -> Option<[u8; 4]>,
+) -> usize {
+    let mut n = 0;
+    for (slot, &v) in buf.as_chunks_mut::<W>().0.iter_mut().zip(items) {
+        match bytes(v).as_ref().and_then(|b| b.first_chunk::<W>()) {
+            Some(b) => *slot = *b,
+            None => break,
+        }
+        n += 1;
+    }
+    n
+}
+
+/// Writes indices of width `w` (`bytes` gives each one's bytes at that width): a block at
+/// a time where the output allows it, then from the first that does not fit its width one
+/// by one, the ordinary way, which reports it.
+#[inline]
+fn encode_seq<T, C, O>(
+    items: &[T],
+    out: &mut O,
+    ctx: &C,
+    w: u8,
+    bytes: impl Fn(T) -> Option<([u8; 4], usize)>,
+) -> Result<()>
+where
+    T: Encode<C> + Copy,
+    C: ?Sized,
+    O: Output + ?Sized,
+{
+    let done = encode_run(items, out, w, bytes)?;
+    for (i, item) in items.iter().enumerate().skip(done) {
+        crate::codec::encode_one(item, i, out, ctx)?;
+    }
+    Ok(())
+}
+
+/// Writes a run of indices of width `w` a block at a time, to an output that records no
+/// spans: returns how many were written (all, or those before the first that does not
+/// fit its width, which the caller writes the ordinary way to report it).
+#[inline]
+fn encode_run<T: Copy, O: Output + ?Sized>(
+    items: &[T],
+    out: &mut O,
+    w: u8,
+    bytes: impl Fn(T) -> Option<([u8; 4], usize)>,
+) -> Result<usize> {
+    let Some(width) = fixed_width(w) else {
+        return Ok(0);
+    };
+    if out.records_spans() {
+        return Ok(0);
+    }
+    let mut buf = [0u8; 1024];
+    let mut done = 0;
+    for block in items.chunks(buf.len() / width) {
+        let bytes = |v| bytes(v).map(|(b, _)| b);
+        let n = match width {
+            1 => fill::<1, T>(&mut buf, block, bytes),
+            2 => fill::<2, T>(&mut buf, block, bytes),
+            _ => fill::<4, T>(&mut buf, block, bytes),
+        };
+        out.write_bytes(&buf[..n * width])?;
+        done += n;
+        if n < block.len() {
+            break;
+        }
+    }
+    Ok(done)
 }
 
 impl Describe for VertexIndex {

@@ -77,6 +77,19 @@ pub trait Input {
     fn at_end(&self) -> bool {
         self.remaining() == 0
     }
+
+    /// The bytes not yet read, when the input holds them in memory (`None` for streams).
+    /// The fixed path decodes values from them, then steps over what it used with
+    /// [`Input::skip`].
+    #[inline]
+    fn in_memory(&self) -> Option<&[u8]> {
+        None
+    }
+
+    /// Steps over the next `n` bytes (fails like a read of `n` bytes when fewer are left).
+    fn skip(&mut self, n: usize) -> Result<()> {
+        self.read_vec(n as u64).map(drop)
+    }
 }
 
 /// An [`Input`] over a byte slice: the fast path for files already in memory.
@@ -163,6 +176,14 @@ impl Input for SliceInput<'_> {
     fn read_with<R>(&mut self, n: usize, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
         let bytes = self.take(n)?;
         Ok(f(bytes))
+    }
+    #[inline(always)]
+    fn in_memory(&self) -> Option<&[u8]> {
+        Some(self.rest)
+    }
+    #[inline(always)]
+    fn skip(&mut self, n: usize) -> Result<()> {
+        self.take(n).map(drop)
     }
     fn read_vec(&mut self, n: u64) -> Result<Vec<u8>> {
         match usize::try_from(n) {

@@ -93,6 +93,7 @@
 //! |---|---|---|
 //! | `count = i32` | `Vec<T>` | a count of this integer type precedes the elements; a negative count or one that exceeds the remaining bytes is an error |
 //! | `len = expr` | `Vec<T>` | the number of elements comes from `expr` (earlier fields or the context); the writer checks the vector has that length |
+//! | `item = T` (with `count` or `len`) | a container implementing [`Seq<T>`] | the elements are held in this container instead of a `Vec<T>` (a more compact form, as [`pmx::Vertices`] holds vertices); read, written, walked and described exactly as a `Vec<T>` would be |
 //! | `if = expr` | `Option<T>` | present only when `expr` holds; the writer checks `Some` exactly when it holds |
 //! | `unless_eof` | `Option<T>` | absent when the input ends exactly here; nothing may be written after an absent one, and a present one must write at least one byte. Meant for the last fields of a whole-file type: the end of the input is the end of the file |
 //! | `rest` | `Vec<u8>` | every byte up to the end of the input (trailing bytes, kept verbatim) |
@@ -109,6 +110,22 @@
 //! and `serde::Deserialize` in that shape (in a downstream crate too, when it enables the
 //! feature of mmd-formats). Leaf types of your own implement `FromJson` by hand beside
 //! their `Decode`.
+//!
+//! ## The fixed paths
+//!
+//! The derive also generates a second, faster reader and writer from the same fields,
+//! which the ordinary ones above stay the reference for. A record whose size the context
+//! alone fixes (every field one value, always present, of a type with a fixed size:
+//! numbers, arrays of them, indices, fixed-length text, such records) is read from bytes
+//! checked once for the whole record, and a run of them straight into the vector
+//! ([`Decode::fixed_size`], [`Decode::decode_fixed`]); within any record, consecutive
+//! such fields are read together. Every record without an end-of-file field, trailing
+//! bytes or a context switch is written whole into a buffer, and a sequence of them goes
+//! out a few hundred bytes at a time ([`Encode::encode_fixed`]). Both decline, and the
+//! ordinary reader or writer takes over, whenever something is not as expected: too few
+//! bytes, a tag no variant has, a value that would not read back the same. So every error
+//! still comes from the ordinary paths, with its offset and field path; they also serve
+//! streams and outputs that record spans.
 //!
 //! On the root struct of a file format, `file(id = "pmx", title = "...", application =
 //! "...")` names the format in the reference that `mmd-spec` renders (the root's doc
@@ -254,6 +271,7 @@ pub mod codec;
 pub mod coords;
 pub mod error;
 pub mod file;
+pub mod fixed;
 pub mod flags;
 pub mod index;
 pub mod inspect;
@@ -266,6 +284,7 @@ pub mod physics;
 pub mod pmd;
 pub mod pmx;
 pub mod samples;
+pub mod seq;
 pub mod text;
 pub mod vmd;
 pub mod vpd;
@@ -290,6 +309,7 @@ pub mod rt;
 
 pub use codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected};
 pub use error::{ContextFault, Error, ErrorKind, PathSegment, Result};
+pub use fixed::{FixedBytes, FixedOut};
 pub use index::{
     BoneIndex, Index, IndexKind, IndexType, IndexWidth, IndexWidths, MaterialIndex, MorphIndex,
     RigidBodyIndex, TextureIndex, VertexIndex,
@@ -297,6 +317,7 @@ pub use index::{
 pub use io::{Input, IoInput, IoOutput, Output, SliceInput};
 pub use layout::{Describe, DescribeContext};
 pub use mmd_derive::{Mmd, MmdContext};
+pub use seq::Seq;
 pub use text::{PmxText, ShiftJis, TextContext, TextEncoding};
 
 /// Paths the generated code uses. Not a stable interface.
@@ -305,6 +326,7 @@ pub mod __private {
     pub use crate::__mmd_if_serde as if_serde;
     pub use crate::codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected};
     pub use crate::error::{ContextFault, Error, PathSegment, Result};
+    pub use crate::fixed::{FixedBytes, FixedOut};
     pub use crate::index::{IndexType, IndexWidth};
     pub use crate::io::{Input, Output};
     pub use crate::json;
@@ -313,6 +335,7 @@ pub mod __private {
     pub use crate::layout::Describe;
     pub use crate::path::Segment;
     pub use crate::rt;
+    pub use crate::seq::Seq;
     pub use crate::text::{TextContext, TextEncoding};
     pub use crate::walk;
     pub use binrw;

@@ -1,11 +1,15 @@
 //! Helpers that only generated code calls. Not a stable interface.
 
+pub use crate::fixed::{fixed_one, fixed_run};
+
 use crate::codec::{Decode, Encode};
 use crate::error::show_bytes;
 use crate::error::{ContextFault, Error, ErrorKind, PathSegment, Result};
+use crate::fixed::FixedOut;
 use crate::io::{Input, IoInput, IoOutput, Output};
 use crate::layout::Describe;
 use crate::path::Segment;
+use crate::seq::Seq;
 use std::io::{Read, Seek, Write};
 
 /// Reads and checks a fixed signature.
@@ -313,6 +317,9 @@ pub trait CountInt: Sized + Copy {
     fn read_count<I: Input + ?Sized>(input: &mut I) -> Result<u64>;
     /// Writes `len` as a count, failing if it does not fit.
     fn write_count<O: Output + ?Sized>(len: usize, out: &mut O) -> Result<()>;
+    /// Writes `len` as a count on the fixed path (`None` if it does not fit the type or
+    /// the buffer).
+    fn put_count(len: usize, out: &mut FixedOut<'_>) -> Option<()>;
 }
 
 macro_rules! count_int {
@@ -327,6 +334,10 @@ macro_rules! count_int {
                 u64::try_from(v).map_err(|_| {
                     Error::invalid(at, "a count of 0 or more", format!("count {v}"))
                 })
+            }
+            #[inline(always)]
+            fn put_count(len: usize, out: &mut FixedOut<'_>) -> Option<()> {
+                out.put(<$t>::try_from(len).ok()?.to_le_bytes())
             }
             #[inline]
             fn write_count<O: Output + ?Sized>(len: usize, out: &mut O) -> Result<()> {
@@ -398,43 +409,31 @@ where
     err
 }
 
-/// The most bytes a sequence reserves before its elements have been read.
-const MAX_PREALLOC: usize = 1 << 20;
-
-/// Reads `n` records after checking them against the remaining bytes.
+/// Reads `n` records after checking them against the remaining bytes, into the field's
+/// container (`Vec<T>`, or another [`Seq`]).
 #[inline]
-pub fn read_n<T, C, I>(input: &mut I, ctx: &C, at: u64, n: u64) -> Result<Vec<T>>
+pub fn read_n<T, C, I, S>(input: &mut I, ctx: &C, at: u64, n: u64) -> Result<S>
 where
     T: Decode<C> + Describe,
     C: ?Sized,
     I: Input + ?Sized,
+    S: Seq<T>,
 {
     if let Err(e) = check_count(input, at, n, T::MIN_SIZE) {
         return Err(short_count_cause::<T, C, I>(input, ctx, n, e));
     }
-    // The count fits the bytes the input claims to have left. A stream may claim more
-    // than it holds, so its up-front reservation is capped and the vector grows past it;
-    // input in memory holds what it claims, so the whole sequence is reserved at once
-    // (at most `size_of::<T>() / MIN_SIZE` times the bytes left, a small factor).
-    let budget = if input.holds_all() {
-        usize::MAX
-    } else {
-        MAX_PREALLOC / core::mem::size_of::<T>().max(1)
-    };
-    let cap = usize::try_from(n).unwrap_or(usize::MAX).min(budget);
-    let mut v = Vec::with_capacity(cap);
-    T::decode_seq(input, ctx, n as usize, &mut v)?;
-    Ok(v)
+    S::decode_n(input, ctx, n as usize)
 }
 
 /// Reads a count of type `N`, then that many records.
 #[inline]
-pub fn read_counted<N, T, C, I>(input: &mut I, ctx: &C) -> Result<Vec<T>>
+pub fn read_counted<N, T, C, I, S>(input: &mut I, ctx: &C) -> Result<S>
 where
     N: CountInt,
     T: Decode<C> + Describe,
     C: ?Sized,
     I: Input + ?Sized,
+    S: Seq<T>,
 {
     let at = input.position();
     let n = N::read_count(input)?;
@@ -443,17 +442,18 @@ where
 
 /// Writes a count of type `N`, then the records.
 #[inline]
-pub fn write_counted<N, T, C, O>(items: &[T], out: &mut O, ctx: &C) -> Result<()>
+pub fn write_counted<N, T, C, O, S>(items: &S, out: &mut O, ctx: &C) -> Result<()>
 where
     N: CountInt,
     T: Encode<C>,
     C: ?Sized,
     O: Output + ?Sized,
+    S: Seq<T> + ?Sized,
 {
     out.enter(Segment::Count);
     N::write_count(items.len(), out)?;
     out.leave();
-    T::encode_seq(items, out, ctx)
+    items.encode_all(out, ctx)
 }
 
 /// Values a `len = ...` expression may produce.
@@ -479,6 +479,13 @@ impl<T: ToLen + ?Sized> ToLen for &T {
     }
 }
 
+/// The value of a length expression on the fixed path (`None` when it is not a length:
+/// the ordinary writer reports it).
+#[inline(always)]
+pub fn fixed_len<L: ToLen>(len: L) -> Option<usize> {
+    usize::try_from(len.to_len().ok()?).ok()
+}
+
 /// Evaluates a length expression at `at`.
 pub fn len_of<L: ToLen>(len: L, at: u64) -> Result<u64> {
     len.to_len()
@@ -487,12 +494,13 @@ pub fn len_of<L: ToLen>(len: L, at: u64) -> Result<u64> {
 
 /// Reads `len` records (a length given by an expression).
 #[inline]
-pub fn read_len<T, C, I, L>(input: &mut I, ctx: &C, len: L) -> Result<Vec<T>>
+pub fn read_len<T, C, I, L, S>(input: &mut I, ctx: &C, len: L) -> Result<S>
 where
     T: Decode<C> + Describe,
     C: ?Sized,
     I: Input + ?Sized,
     L: ToLen,
+    S: Seq<T>,
 {
     let at = input.position();
     let n = len_of(len, at)?;
@@ -501,12 +509,13 @@ where
 
 /// Writes records whose number an expression fixes, checking that it matches.
 #[inline]
-pub fn write_len<T, C, O, L>(items: &[T], out: &mut O, ctx: &C, len: L, expr: &str) -> Result<()>
+pub fn write_len<T, C, O, L, S>(items: &S, out: &mut O, ctx: &C, len: L, expr: &str) -> Result<()>
 where
     T: Encode<C>,
     C: ?Sized,
     O: Output + ?Sized,
     L: ToLen,
+    S: Seq<T> + ?Sized,
 {
     let want = len_of(len, out.position())?;
     if items.len() as u64 != want {
@@ -516,7 +525,7 @@ where
             format!("{} elements", items.len()),
         ));
     }
-    T::encode_seq(items, out, ctx)
+    items.encode_all(out, ctx)
 }
 
 /// Reads every remaining byte.

@@ -10,6 +10,7 @@
 
 use crate::codec::{Decode, Encode};
 use crate::error::{Error, Result};
+use crate::fixed::{FixedBytes, FixedOut};
 use crate::io::{Input, Output};
 use crate::json::{FromJson, Json, JsonError};
 use crate::layout::{Describe, LeafKind, LeafLayout, Prim, Shape, Size};
@@ -175,6 +176,14 @@ impl<C: TextContext + ?Sized> Encode<C> for PmxText {
         out.write_bytes(&len.to_le_bytes())?;
         out.write_bytes(&self.raw)
     }
+    #[inline]
+    fn encode_fixed(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()> {
+        if self.encoding != ctx.text_encoding() {
+            return None;
+        }
+        out.put(i32::try_from(self.raw.len()).ok()?.to_le_bytes())?;
+        out.put_slice(&self.raw)
+    }
 }
 
 impl Describe for PmxText {
@@ -301,12 +310,24 @@ impl<C: ?Sized, const N: usize> Decode<C> for ShiftJis<N> {
     fn decode<I: Input + ?Sized>(input: &mut I, _ctx: &C) -> Result<Self> {
         Ok(ShiftJis(input.read_array()?))
     }
+    #[inline(always)]
+    fn fixed_size(_ctx: &C) -> Option<usize> {
+        Some(N)
+    }
+    #[inline(always)]
+    fn decode_fixed(bytes: &mut FixedBytes<'_>, _ctx: &C) -> Option<Self> {
+        bytes.take().map(ShiftJis)
+    }
 }
 
 impl<C: ?Sized, const N: usize> Encode<C> for ShiftJis<N> {
     #[inline]
     fn encode<O: Output + ?Sized>(&self, out: &mut O, _ctx: &C) -> Result<()> {
         out.write_bytes(&self.0)
+    }
+    #[inline(always)]
+    fn encode_fixed(&self, out: &mut FixedOut<'_>, _ctx: &C) -> Option<()> {
+        out.put(self.0)
     }
 }
 

@@ -317,6 +317,131 @@ fn len_mismatch_is_an_error() {
 }
 
 // ---------------------------------------------------------------------------------------
+// item: values held in a container other than a Vec
+// ---------------------------------------------------------------------------------------
+
+/// Values kept as their sum and their differences (a container of its own).
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Deltas(Vec<i32>);
+
+impl mmd_formats::Seq<u16> for Deltas {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn decode_n<C: ?Sized, I: mmd_formats::Input + ?Sized>(
+        input: &mut I,
+        ctx: &C,
+        n: usize,
+    ) -> mmd_formats::Result<Self>
+    where
+        u16: Decode<C>,
+    {
+        let mut last = 0i32;
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let v = i32::from(u16::decode(input, ctx).map_err(|e| e.in_index(i))?);
+            out.push(v - last);
+            last = v;
+        }
+        Ok(Deltas(out))
+    }
+    fn from_values(values: Vec<u16>) -> Self {
+        let mut last = 0i32;
+        Deltas(
+            values
+                .into_iter()
+                .map(|v| {
+                    let d = i32::from(v) - last;
+                    last = i32::from(v);
+                    d
+                })
+                .collect(),
+        )
+    }
+    fn encode_all<C: ?Sized, O: mmd_formats::Output + ?Sized>(
+        &self,
+        out: &mut O,
+        ctx: &C,
+    ) -> mmd_formats::Result<()>
+    where
+        u16: mmd_formats::Encode<C>,
+    {
+        let mut v = 0i32;
+        for (i, d) in self.0.iter().enumerate() {
+            v += d;
+            let value = u16::try_from(v).map_err(|_| {
+                Error::inconsistent(out.position(), "a value that fits u16", v.to_string())
+                    .in_index(i)
+            })?;
+            mmd_formats::Encode::encode(&value, out, ctx).map_err(|e| e.in_index(i))?;
+        }
+        Ok(())
+    }
+}
+
+impl mmd_formats::walk::Walk for Deltas {
+    fn walk(&self, v: &mut dyn mmd_formats::walk::Visitor) {
+        let mut sum = 0i32;
+        v.begin_seq(self.0.len());
+        for d in &self.0 {
+            sum += d;
+            v.leaf(mmd_formats::walk::Leaf::U16(sum as u16));
+        }
+        v.end();
+    }
+}
+
+/// A counted field held in `Deltas`.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct Held {
+    /// A u8 count, then u16 values.
+    #[mmd(count = u8, item = u16)]
+    values: Deltas,
+    /// After them.
+    tail: u8,
+}
+
+#[test]
+fn item_holds_a_counted_field_in_another_container() {
+    #[rustfmt::skip]
+    let bytes = [
+        0x03,                               // count 3
+        0x05, 0x00, 0x07, 0x00, 0x06, 0x00, // 5, 7, 6
+        0xee,                               // tail
+    ];
+    let v = Held {
+        values: Deltas(vec![5, 2, -1]),
+        tail: 0xee,
+    };
+    round_trip(&bytes, &(), &v);
+    // Described and walked as the Vec<u16> it stands for.
+    use mmd_formats::layout::{Body, Describe, Repeat};
+    let Some(Body::Struct(fields)) = Held::layout().map(|l| &l.body) else {
+        panic!("a struct layout");
+    };
+    assert_eq!(fields[0].ty, "u16");
+    assert!(matches!(
+        fields[0].repeat,
+        Repeat::Counted { count_size: 1, .. }
+    ));
+    let tree = mmd_formats::walk::Value::of(&v);
+    let seq = tree.field("values").and_then(|s| s.as_seq()).unwrap();
+    assert_eq!(seq.len(), 3);
+    // Errors: the container's own, with the field and index; a cut inside the values.
+    let e = write_err(
+        &Held {
+            values: Deltas(vec![5, -6]),
+            tail: 0,
+        },
+        &(),
+    );
+    assert_eq!(e.path_string(), "values[1]");
+    let e = read_err::<Held, _>(&bytes[..5], &());
+    assert!(matches!(e.kind(), ErrorKind::CountTooLarge { .. }), "{e}");
+    assert_eq!(e.path_string(), "values");
+}
+
+// ---------------------------------------------------------------------------------------
 // if
 // ---------------------------------------------------------------------------------------
 

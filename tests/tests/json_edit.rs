@@ -329,7 +329,7 @@ fn json_that_breaks_the_grammar_names_the_path() {
         "{e}"
     );
     let uv = "\"additional_uv\":[";
-    let n = pmx.vertices[0].additional_uv.len();
+    let n = pmx.vertices.get(0).expect("a vertex").additional_uv.len();
     assert_eq!(
         pmx_err(uv, "\"additional_uv\":[[0,0,0,0],"),
         format!(

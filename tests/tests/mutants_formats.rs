@@ -13,10 +13,7 @@ fn a_pmx_context_gives_each_kind_its_own_width() {
     // Seed 000: globals bytes 2-7 are the widths of vertex, texture, material, bone,
     // morph and rigid-body indices, in that order.
     let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [1, 2, 4, 2, 1, 4]);
-    let widths: Vec<u8> = IndexKind::ALL
-        .iter()
-        .map(|&k| ctx.index_width(k))
-        .collect();
+    let widths: Vec<u8> = IndexKind::ALL.iter().map(|&k| ctx.index_width(k)).collect();
     assert_eq!(widths, [1, 2, 4, 2, 1, 4]);
     assert_eq!(ctx.index_width(IndexKind::Bone), 2);
     assert_eq!(ctx.index_width(IndexKind::RigidBody), 4);
@@ -27,7 +24,10 @@ fn the_vmd_version_sets_the_model_name_width() {
     // Seed 004: the model name is 10 bytes in version 1, 20 in version 2.
     assert_eq!(VmdVersion::V1.model_name_len(), 10);
     assert_eq!(VmdVersion::V2.model_name_len(), 20);
-    for header in [VmdHeader::new_v1("a").unwrap(), VmdHeader::new_v2("a").unwrap()] {
+    for header in [
+        VmdHeader::new_v1("a").unwrap(),
+        VmdHeader::new_v2("a").unwrap(),
+    ] {
         let version = header.version().unwrap();
         assert_eq!(header.model_name.as_bytes().len(), version.model_name_len());
     }
@@ -55,7 +55,11 @@ fn pmd_counts_are_the_section_lengths() {
     }
     assert!(seen > 0, "no sample with bones, morphs and frames");
     let none = PmdCounts::default();
-    assert_eq!(none.english_morph_names(), 0, "no morphs: no base, no names");
+    assert_eq!(
+        none.english_morph_names(),
+        0,
+        "no morphs: no base, no names"
+    );
 }
 
 #[test]
@@ -88,5 +92,8 @@ fn an_array_of_a_format_type_has_that_types_layout() {
     let two = <[VmdHeader; 2] as Describe>::layout().expect("so has an array of it");
     assert!(std::ptr::eq(one, two));
     assert_eq!(two.name, "Header");
-    assert!(<[u32; 2] as Describe>::layout().is_none(), "numbers have none");
+    assert!(
+        <[u32; 2] as Describe>::layout().is_none(),
+        "numbers have none"
+    );
 }

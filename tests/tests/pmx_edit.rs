@@ -693,7 +693,7 @@ fn size<T: Encode<PmxContext>>(v: &T, ctx: &PmxContext) -> usize {
 fn diffuse_offset(p: &Pmx, m: usize) -> usize {
     let ctx = p.context().unwrap();
     let mut at = 9 + p.header.globals.len() + size(&p.model, &ctx);
-    at += 4 + p.vertices.iter().map(|v| size(v, &ctx)).sum::<usize>();
+    at += 4 + p.vertices.iter().map(|v| size(&v, &ctx)).sum::<usize>();
     at += 4 + p.faces.len() * ctx.widths()[0] as usize;
     at += 4 + p.textures.iter().map(|t| size(t, &ctx)).sum::<usize>();
     at += 4 + p.materials[..m]

@@ -695,7 +695,7 @@ fn one_byte_bone_index_ff_is_none_and_vertex_ff_is_255() {
     b.raw(&[0xff, 0x00, 0xfe]);
     f.set(FACES, 3, &b);
     let p = f.read();
-    match p.vertices[0].weight {
+    match p.vertices.get(0).unwrap().weight {
         Weight::Bdef1 { bone } => {
             assert_eq!(bone.raw(), -1);
             assert_eq!(bone.get(), None);
@@ -754,7 +754,7 @@ fn each_kind_uses_its_own_width() {
     f.set(JOINTS, 1, &b);
     let p = f.read();
     assert_eq!(
-        p.vertices[0].weight,
+        p.vertices.get(0).unwrap().weight,
         Weight::Bdef2 {
             bones: [BoneIndex::NONE, BoneIndex::from_raw(5)],
             weight: 0.5
@@ -983,23 +983,26 @@ fn every_weight_type_reads_its_layout() {
     f.set(VERTICES, 5, &b);
     let p = f.read();
     let bi = BoneIndex::from_raw;
-    assert_eq!(p.vertices[0].weight, Weight::Bdef1 { bone: bi(7) });
     assert_eq!(
-        p.vertices[1].weight,
+        p.vertices.get(0).unwrap().weight,
+        Weight::Bdef1 { bone: bi(7) }
+    );
+    assert_eq!(
+        p.vertices.get(1).unwrap().weight,
         Weight::Bdef2 {
             bones: [bi(1), bi(-1)],
             weight: 0.25
         }
     );
     assert_eq!(
-        p.vertices[2].weight,
+        p.vertices.get(2).unwrap().weight,
         Weight::Bdef4 {
             bones: [bi(0), bi(1), bi(2), bi(32767)],
             weights: [0.5, 0.25, 0.125, 0.0]
         }
     );
     assert_eq!(
-        p.vertices[3].weight,
+        p.vertices.get(3).unwrap().weight,
         Weight::Sdef {
             bones: [bi(3), bi(4)],
             weight: 0.75,
@@ -1009,7 +1012,7 @@ fn every_weight_type_reads_its_layout() {
         }
     );
     assert_eq!(
-        p.vertices[4].weight,
+        p.vertices.get(4).unwrap().weight,
         Weight::Qdef {
             bones: [bi(-1), bi(5), bi(6), bi(7)],
             weights: [0.1, 0.2, 0.3, 0.4]
@@ -1847,12 +1850,12 @@ fn index_that_does_not_fit_is_a_write_error_naming_the_path() {
     type Edit = fn(&mut Pmx);
     let cases: Vec<(&str, Edit)> = vec![
         ("vertices[0].weight.Bdef1.bone", |p| {
-            p.vertices[0].weight = Weight::Bdef1 {
+            p.vertices.get_mut(0).unwrap().weight = Weight::Bdef1 {
                 bone: BoneIndex::from_raw(128),
             }
         }),
         ("vertices[1].weight.Bdef2.bones[1]", |p| {
-            p.vertices[1].weight = Weight::Bdef2 {
+            p.vertices.get_mut(1).unwrap().weight = Weight::Bdef2 {
                 bones: [BoneIndex::from_raw(0), BoneIndex::from_raw(-129)],
                 weight: 0.5,
             }
@@ -1957,7 +1960,7 @@ fn write_checks_the_model_is_consistent() {
     );
     // Additional UVs that do not match the header count.
     let mut p = base.clone();
-    p.vertices[2].additional_uv.push([0.0; 4]);
+    p.vertices.get_mut(2).unwrap().additional_uv.push([0.0; 4]);
     assert_eq!(write_err(&p).path_string(), "vertices[2].additional_uv");
     // Text in another encoding than the header's.
     let mut p = base.clone();

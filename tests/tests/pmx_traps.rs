@@ -78,7 +78,7 @@ fn record_starts(p: &Pmx) -> Vec<Vec<usize>> {
         }
         out.push(starts);
     };
-    section(p.vertices.iter().map(|v| size_of(v, &ctx)).collect());
+    section(p.vertices.iter().map(|v| size_of(&v, &ctx)).collect());
     section(p.faces.iter().map(|v| size_of(v, &ctx)).collect());
     section(p.textures.iter().map(|v| size_of(v, &ctx)).collect());
     section(p.materials.iter().map(|v| size_of(v, &ctx)).collect());
@@ -307,14 +307,14 @@ fn sdef_weights_take_36_more_bytes_than_bdef2() {
     });
     f.set(VERTICES, 2, &b);
     let p = f.read();
-    assert_eq!(p.vertices[1].position[0], 2.0);
+    assert_eq!(p.vertices.get(1).unwrap().position[0], 2.0);
     assert_eq!(
-        p.vertices[1].weight,
+        p.vertices.get(1).unwrap().weight,
         Weight::Bdef1 {
             bone: BoneIndex::from_raw(1)
         }
     );
-    match p.vertices[0].weight {
+    match p.vertices.get(0).unwrap().weight {
         Weight::Sdef { c, r0, r1, .. } => assert_eq!([c, r0, r1], [[9.0; 3]; 3]),
         ref w => panic!("{w:?}"),
     }
@@ -386,7 +386,7 @@ fn bdef2_second_weight_is_implied() {
     });
     f.set(VERTICES, 1, &b);
     let p = f.read();
-    match p.vertices[0].weight {
+    match p.vertices.get(0).unwrap().weight {
         Weight::Bdef2 { weight, .. } => assert_eq!(1.0 - weight, 0.75),
         ref w => panic!("{w:?}"),
     }
@@ -411,13 +411,13 @@ fn bdef4_weights_not_normalised() {
     f.set(VERTICES, 2, &b);
     let p = f.read();
     assert_eq!(
-        p.vertices[0].weight,
+        p.vertices.get(0).unwrap().weight,
         Weight::Bdef4 {
             bones: [0, 1, 2, 3].map(BoneIndex::from_raw),
             weights: [0.5; 4]
         }
     );
-    match p.vertices[1].weight {
+    match p.vertices.get(1).unwrap().weight {
         Weight::Qdef { weights, .. } => assert_eq!(weights, [0.1, 0.1, 0.0, 0.0]),
         ref w => panic!("{w:?}"),
     }
@@ -436,7 +436,10 @@ fn pmx20_file_may_use_qdef() {
     f.set(VERTICES, 1, &b);
     let p = f.read();
     assert!(!p.context().unwrap().is_v21());
-    assert!(matches!(p.vertices[0].weight, Weight::Qdef { .. }));
+    assert!(matches!(
+        p.vertices.get(0).unwrap().weight,
+        Weight::Qdef { .. }
+    ));
     let (_, s) = sample("pmx/weights_all_types_v20.pmx");
     assert_eq!(s.header.version, 2.0);
     assert!(s
@@ -460,8 +463,8 @@ fn additional_vec4_count_comes_from_the_header() {
         assert_eq!(b.len(), 2 * (32 + 16 * uv as usize + 2 + 4));
         f.set(VERTICES, 2, &b);
         let p = f.read();
-        assert_eq!(p.vertices[1].position[0], 2.0);
-        assert_eq!(p.vertices[1].additional_uv.len(), uv as usize);
+        assert_eq!(p.vertices.get(1).unwrap().position[0], 2.0);
+        assert_eq!(p.vertices.get(1).unwrap().additional_uv.len(), uv as usize);
     }
 }
 
@@ -1256,7 +1259,7 @@ fn float_bits_survive_round_trip() {
     f.set(VERTICES, 1, &b);
     let bytes = f.bytes();
     let p = Pmx::from_bytes(&bytes).unwrap();
-    let v = &p.vertices[0];
+    let v = &p.vertices.get(0).unwrap();
     assert_eq!(v.position.map(f32::to_bits), [0x7fc0_1234, 0x8000_0000, 1]);
     assert_eq!(v.normal, [3.0, 4.0, 0.0]);
     assert_eq!(v.uv[0].to_bits(), 0xff80_0000);
@@ -1410,15 +1413,15 @@ fn additional_uv_count_above_4_still_read() {
     });
     f.set(VERTICES, 2, &b);
     let p = f.read();
-    assert_eq!(p.vertices[1].additional_uv.len(), 5);
-    assert_eq!(p.vertices[1].position[0], 2.0);
+    assert_eq!(p.vertices.get(1).unwrap().additional_uv.len(), 5);
+    assert_eq!(p.vertices.get(1).unwrap().position[0], 2.0);
 }
 
 // DESIGN.md and seed 002's limits (127 / 255 at one byte) [14]: a write never truncates.
 #[test]
 fn writing_index_beyond_width_is_an_error() {
     let (_, mut p) = sample("pmx/full_v21_idx1_utf16_uv4.pmx");
-    p.vertices[0].weight = Weight::Bdef1 {
+    p.vertices.get_mut(0).unwrap().weight = Weight::Bdef1 {
         bone: BoneIndex::from_raw(128),
     };
     let e = p.to_bytes().unwrap_err();
@@ -1562,8 +1565,8 @@ fn weight_bone_minus_one_and_edge_scale_after_weights() {
     b.f32s(&[0.0, 0.0, 1.0, 0.0]).f32s(&[0.75]);
     f.set(VERTICES, 1, &b);
     let p = f.read();
-    assert_eq!(p.vertices[0].edge_scale, 0.75);
-    match p.vertices[0].weight {
+    assert_eq!(p.vertices.get(0).unwrap().edge_scale, 0.75);
+    match p.vertices.get(0).unwrap().weight {
         Weight::Bdef4 { bones, .. } => {
             assert_eq!(bones.map(|b| b.get()), [None, None, Some(0), None])
         }

@@ -188,10 +188,10 @@ pub fn after_absent(absent: &str) -> JsonError {
 /// A sequence preceded by a count of type `N`: the count follows the elements, and must
 /// fit its type.
 #[inline]
-pub fn counted<N: CountInt, T: FromJson<C>, C: ?Sized>(
+pub fn counted<N: CountInt, T: FromJson<C>, C: ?Sized, S: crate::seq::Seq<T>>(
     json: &Json<'_>,
     ctx: &C,
-) -> Result<Vec<T>, JsonError> {
+) -> Result<S, JsonError> {
     let items = T::seq_from_json(json, ctx)?;
     if N::write_count(items.len(), &mut Vec::with_capacity(8)).is_err() {
         return Err(JsonError::new(format!(
@@ -200,17 +200,17 @@ pub fn counted<N: CountInt, T: FromJson<C>, C: ?Sized>(
             N::NAME
         )));
     }
-    Ok(items)
+    Ok(S::from_values(items))
 }
 
 /// A sequence whose length an expression gives: it must have that length.
 #[inline]
-pub fn with_len<T: FromJson<C>, C: ?Sized, L: ToLen>(
+pub fn with_len<T: FromJson<C>, C: ?Sized, L: ToLen, S: crate::seq::Seq<T>>(
     json: &Json<'_>,
     ctx: &C,
     len: L,
     expr: &str,
-) -> Result<Vec<T>, JsonError> {
+) -> Result<S, JsonError> {
     let want = len
         .to_len()
         .map_err(|found| JsonError::new(format!("`{expr}` is {found}, not a length")))?;
@@ -221,7 +221,7 @@ pub fn with_len<T: FromJson<C>, C: ?Sized, L: ToLen>(
             items.len()
         )));
     }
-    Ok(items)
+    Ok(S::from_values(items))
 }
 
 /// The bytes of a `rest` field.

@@ -33,6 +33,7 @@ pub mod skeleton;
 mod soft_body;
 mod summary;
 mod vertex;
+mod vertices;
 
 pub use crate::physics::{CollisionMask, RigidShape};
 pub use bone::{Bone, BoneFlags, BoneTail, Ik, IkLink, Inherit, LocalAxes};
@@ -47,6 +48,7 @@ pub use physics::{Joint, RigidBody};
 pub use soft_body::{SoftBody, SoftBodyAnchor, SoftBodyFlags};
 pub use summary::PmxSummary;
 pub use vertex::{Vertex, Weight};
+pub use vertices::{VertexIter, VertexMut, Vertices};
 
 use crate::error::Result;
 use crate::index::VertexIndex;
@@ -75,8 +77,8 @@ pub struct Pmx {
     /// Model name and comment.
     pub model: ModelInfo,
     /// Vertices, preceded by an i32 count.
-    #[mmd(count = i32)]
-    pub vertices: Vec<Vertex>,
+    #[mmd(count = i32, item = Vertex)]
+    pub vertices: Vertices,
     /// The face list: vertex indices, three per triangle, preceded by an i32 count of
     /// indices (not of triangles). Materials take consecutive runs of it.
     #[mmd(count = i32)]
@@ -128,7 +130,7 @@ impl Pmx {
                 comment: text(""),
                 comment_en: text(""),
             },
-            vertices: Vec::new(),
+            vertices: Vertices::new(),
             faces: Vec::new(),
             textures: Vec::new(),
             materials: Vec::new(),

@@ -1,6 +1,6 @@
 //! The `speed` bench's output: Markdown tables with notes, or JSON.
 
-use super::peers::{Peer, PEER_BUILD_NOTES, PEER_CRATES};
+use super::peers::{Format, Peer, PEER_BUILD_NOTES, PEER_CRATES};
 use super::{PeerResult, Row};
 use std::fmt::Write as _;
 
@@ -46,6 +46,13 @@ impl Row {
                 _ => None,
             })
             .max_by(|a, b| a.1.total_cmp(&b.1))
+    }
+    /// The MB/s of the named peer, when it read the file.
+    fn peer_mbps(&self, name: &str) -> Option<f64> {
+        self.peers.iter().find_map(|(n, _, r)| match r {
+            PeerResult::Ok { secs, .. } if *n == name => Some(mbps(self.size, *secs)),
+            _ => None,
+        })
     }
     fn size_x(&self, bytes: usize) -> f64 {
         bytes as f64 / self.size as f64
@@ -223,7 +230,7 @@ pub fn markdown(rows: &[Row], peers: &[Peer], notes: &[String], method: &str) ->
         }
     }
 
-    let _ = writeln!(s, "\n### Targets (issue 7)\n");
+    let _ = writeln!(s, "\n### Targets (issues 7 and 18)\n");
     for line in targets(rows, &pairs) {
         let _ = writeln!(s, "- {line}");
     }
@@ -309,6 +316,54 @@ fn targets(rows: &[Row], pairs: &[(&'static str, &Row, &Row)]) -> Vec<String> {
             .map(|r| {
                 let x = r.read_mbps() / mbps(r.size, r.byte_sum);
                 (r.name.clone(), x, x >= 0.40)
+            })
+            .collect(),
+        false,
+    ));
+    // Issue 18: PMX and PMD against their peers.
+    let of = |f: Format| ok.iter().filter(move |r| r.format == f);
+    out.push(line(
+        "PMX read ≥ 2.5x the fastest full peer but pmx_parser (which has its own line)",
+        of(Format::Pmx)
+            .filter_map(|r| {
+                let b = r
+                    .peers
+                    .iter()
+                    .filter(|(n, full, _)| *full && *n != "pmx_parser")
+                    .filter_map(|(n, _, _)| r.peer_mbps(n))
+                    .max_by(f64::total_cmp)?;
+                let x = r.read_mbps() / b;
+                Some((r.name.clone(), x, x >= 2.5))
+            })
+            .collect(),
+        false,
+    ));
+    out.push(line(
+        "PMX read ≥ 0.45x byte-sum",
+        of(Format::Pmx)
+            .map(|r| {
+                let x = r.read_mbps() / mbps(r.size, r.byte_sum);
+                (r.name.clone(), x, x >= 0.45)
+            })
+            .collect(),
+        false,
+    ));
+    out.push(line(
+        "PMX read ≥ 2x pmx_parser (where it reads the file)",
+        of(Format::Pmx)
+            .filter_map(|r| {
+                let x = r.read_mbps() / r.peer_mbps("pmx_parser")?;
+                Some((r.name.clone(), x, x >= 2.0))
+            })
+            .collect(),
+        false,
+    ));
+    out.push(line(
+        "PMD read ≥ 2.5x mmd-anim-format",
+        of(Format::Pmd)
+            .filter_map(|r| {
+                let x = r.read_mbps() / r.peer_mbps("mmd-anim-format")?;
+                Some((r.name.clone(), x, x >= 2.5))
             })
             .collect(),
         false,

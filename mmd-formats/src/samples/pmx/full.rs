@@ -68,7 +68,7 @@ pub(super) fn full(ctx: &Decl, v21: bool) -> Pmx {
         v.normal = [0.0, -0.0, 2.0];
         v.edge_scale = f32::from_bits(1);
     }
-    pmx.vertices = vertices;
+    pmx.vertices = vertices.into();
 
     // Faces: three triangles; the last uses the largest vertex index of the width.
     pmx.faces = vec![

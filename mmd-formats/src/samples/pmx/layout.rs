@@ -69,7 +69,7 @@ pub(super) fn pmx_bytes(p: &Pmx) -> Option<Vec<u8>> {
     ] {
         w.text(t);
     }
-    w.list(&p.vertices, W::vertex)?;
+    w.list(&p.vertices.to_vec(), W::vertex)?;
     w.list(&p.faces, |w, v| w.vertex_index(*v))?;
     w.list(&p.textures, |w, t| {
         w.text(t);

@@ -96,7 +96,7 @@ fn empty(ctx: &Decl) -> Pmx {
             comment: t(""),
             comment_en: t(""),
         },
-        vertices: vec![],
+        vertices: Vertices::new(),
         faces: vec![],
         textures: vec![],
         materials: vec![],
@@ -155,7 +155,8 @@ fn minimal() -> Pmx {
             bone: BoneIndex::from_raw(0),
         },
         edge_scale: 1.0,
-    }];
+    }]
+    .into();
     pmx
 }
 
