@@ -142,6 +142,31 @@ pub fn pick<T>(items: &mut [T], i: u16) -> Option<&mut T> {
     }
 }
 
+/// The vertex `i` modulo the count, as [`pick`] does for a slice (`None` when there are
+/// none); the change is stored back when the view is dropped.
+pub fn pick_vertex(
+    vertices: &mut mmd_formats::pmx::Vertices,
+    i: u16,
+) -> Option<mmd_formats::pmx::VertexMut<'_>> {
+    let n = vertices.len();
+    if n == 0 {
+        None
+    } else {
+        vertices.get_mut(usize::from(i) % n)
+    }
+}
+
+/// Resizes `vertices` to `len` as [`resize`] does (copies of the last vertex).
+pub fn resize_vertices(vertices: &mut mmd_formats::pmx::Vertices, len: Len) {
+    let Some(last) = vertices.len().checked_sub(1).and_then(|i| vertices.get(i)) else {
+        return;
+    };
+    vertices.truncate(len.0);
+    while vertices.len() < len.0 {
+        vertices.push(last.clone());
+    }
+}
+
 /// Resizes `items` to `len`, growing with copies of its last element or of `fill`;
 /// a list that is empty with no `fill` stays empty.
 pub fn resize<T: Clone>(items: &mut Vec<T>, len: Len, fill: Option<T>) {

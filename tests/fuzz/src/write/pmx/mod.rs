@@ -10,7 +10,7 @@ use mmd_formats::index::Index;
 use mmd_formats::pmx::{BoneFlags, BoneTail, Ik, IkLink, Inherit, LocalAxes, Pmx, Toon, Weight};
 use mmd_formats::{PmxText, TextEncoding};
 
-use super::{pick, Edge, Len, Presence};
+use super::{pick, pick_vertex, Edge, Len, Presence};
 
 /// One fuzz case: which sample, then the edits in order.
 #[derive(Debug, Arbitrary)]
@@ -254,12 +254,12 @@ pub fn apply(m: &mut Pmx, edit: Edit) {
             }
         }
         Edit::AdditionalUv { vertex, len } => {
-            if let Some(v) = pick(&mut m.vertices, vertex) {
+            if let Some(mut v) = pick_vertex(&mut m.vertices, vertex) {
                 v.additional_uv.resize(len.0.min(16), [0.0; 4]);
             }
         }
         Edit::Weight { vertex, kind, raw } => {
-            if let Some(v) = pick(&mut m.vertices, vertex) {
+            if let Some(mut v) = pick_vertex(&mut m.vertices, vertex) {
                 let b = Index::from_raw(raw.i32());
                 v.weight = match kind % 5 {
                     0 => Weight::Bdef1 { bone: b },

@@ -8,7 +8,7 @@ use mmd_formats::pmx::{
 };
 use mmd_formats::{PmxText, VertexIndex};
 
-use super::super::{pick, resize, Edge, Len};
+use super::super::{pick, pick_vertex, resize, resize_vertices, Edge, Len};
 
 /// Where an index is.
 #[derive(Debug, Clone, Copy, Arbitrary)]
@@ -123,7 +123,7 @@ pub(super) fn set_index(m: &mut Pmx, site: IndexSite, item: u16, sub: u16, raw: 
             }
         }
         IndexSite::WeightBone => {
-            if let Some(v) = pick(&mut m.vertices, item) {
+            if let Some(mut v) = pick_vertex(&mut m.vertices, item) {
                 let bones: &mut [_] = match &mut v.weight {
                     Weight::Bdef1 { bone } => std::slice::from_mut(bone),
                     Weight::Bdef2 { bones, .. } | Weight::Sdef { bones, .. } => bones,
@@ -353,7 +353,7 @@ pub(super) fn text_at(m: &mut Pmx, site: TextSite, item: u16) -> Option<&mut Pmx
 
 pub(super) fn resize_section(m: &mut Pmx, section: Section, item: u16, len: Len) {
     match section {
-        Section::Vertices => resize(&mut m.vertices, len, None),
+        Section::Vertices => resize_vertices(&mut m.vertices, len),
         Section::Faces => resize(&mut m.faces, len, Some(VertexIndex::from_raw(0))),
         Section::Textures => resize(&mut m.textures, len, None),
         Section::Materials => resize(&mut m.materials, len, None),
