@@ -3,7 +3,7 @@
 //! All MMD formats are little-endian; the readers and writers here always are.
 
 use crate::error::Result;
-use crate::fixed::{encode_buffered, fixed_one, fixed_run, FixedBytes, FixedOut};
+use crate::fixed::{fixed_one, FixedBytes, FixedOut, WRITE_BLOCK};
 use crate::io::{Input, Output};
 use crate::path::Segment;
 
@@ -452,5 +452,76 @@ impl<C: ?Sized, T: Encode<C>, const N: usize> Encode<C> for [T; N] {
     #[inline(always)]
     fn encode_fixed(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()> {
         T::encode_fixed_slice(self, out, ctx)
+    }
+}
+
+/// The fixed path for `n` values of a type with a fixed size: one bounds check for the
+/// run, then each value decoded into `out`'s reserved capacity. False (nothing consumed,
+/// `out` as it was) when the path does not apply; the caller reads value by value.
+#[inline]
+pub fn fixed_run<T: Decode<C>, C: ?Sized, I: Input + ?Sized>(
+    input: &mut I,
+    ctx: &C,
+    n: usize,
+    out: &mut Vec<T>,
+) -> bool {
+    let Some(size) = T::fixed_size(ctx) else {
+        return false;
+    };
+    let Some(bytes) = n
+        .checked_mul(size)
+        .and_then(|len| input.in_memory()?.get(..len))
+    else {
+        return false;
+    };
+    let len = bytes.len();
+    let start = out.len();
+    out.reserve(n);
+    let mut src = FixedBytes::new(bytes);
+    for _ in 0..n {
+        match T::decode_fixed(&mut src, ctx) {
+            Some(v) => out.push(v),
+            None => {
+                out.truncate(start);
+                return false;
+            }
+        }
+    }
+    input.skip(len).is_ok()
+}
+
+/// The fixed path for a sequence, to an output that records no spans: the values are
+/// written into a buffer ([`Encode::encode_fixed`]), which goes to `out` each time it is
+/// full. Returns how many values were written: all of them, or those before the first
+/// that cannot take the path even into an empty buffer (the caller writes that one the
+/// ordinary way, which reports any error).
+#[inline]
+pub fn encode_buffered<T: Encode<C>, C: ?Sized, O: Output + ?Sized>(
+    items: &[T],
+    out: &mut O,
+    ctx: &C,
+) -> Result<usize> {
+    if items.is_empty() || out.records_spans() {
+        return Ok(0);
+    }
+    let mut buf = [0u8; WRITE_BLOCK];
+    let mut k = 0;
+    loop {
+        // Fill the buffer with whole values, then write it out.
+        let mut w = FixedOut::new(&mut buf);
+        let mut used = 0;
+        for item in &items[k..] {
+            if item.encode_fixed(&mut w, ctx).is_none() {
+                break;
+            }
+            used = w.written();
+            k += 1;
+        }
+        out.write_bytes(&buf[..used])?;
+        // Value `k` did not fit (it is tried again in the empty buffer), or it cannot
+        // take the path.
+        if k == items.len() || used == 0 {
+            return Ok(k);
+        }
     }
 }

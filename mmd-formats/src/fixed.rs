@@ -2,18 +2,17 @@
 //! ordinary ones (see the crate docs, "The fixed paths").
 //!
 //! A record whose size the context fixes is decoded from [`FixedBytes`], checked once for
-//! the record or for a whole run of records ([`fixed_one`], [`fixed_run`]); records are
-//! written into a [`FixedOut`] buffer that goes to the output a few hundred bytes at a
-//! time ([`encode_buffered`]). Both paths decline (`None`, or fewer values than asked)
+//! the record ([`fixed_one`]) or for a whole run of records (`codec::fixed_run`); records
+//! are written into a [`FixedOut`] buffer that goes to the output a few hundred bytes at a
+//! time (`codec::encode_buffered`). This module holds the byte-level parts, below the
+//! codec traits, which it does not use. Both paths decline (`None`, or fewer values than asked)
 //! whenever anything is not as expected, and the ordinary reader or writer takes over and
 //! reports the error; nothing here reports one.
 
-use crate::codec::{Decode, Encode};
-use crate::error::Result;
-use crate::io::{Input, Output};
+use crate::io::Input;
 
 /// The bytes of values whose size the context fixes, handed to
-/// [`Decode::decode_fixed`] after one bounds check for all of
+/// `Decode::decode_fixed` after one bounds check for all of
 /// them: each value takes its bytes from the front.
 ///
 /// A take that finds too few bytes answers `None`; the fixed path then leaves the values
@@ -54,7 +53,7 @@ impl<'a> FixedBytes<'a> {
 }
 
 /// The buffer records are written into, front to back, by
-/// [`Encode::encode_fixed`], before it goes to the [`Output`]
+/// `Encode::encode_fixed`, before it goes to the [`Output`](crate::io::Output)
 /// a block at a time. A write that does not fit answers `None`.
 #[derive(Debug)]
 pub struct FixedOut<'a> {
@@ -120,78 +119,7 @@ pub fn fixed_one<R, I: Input + ?Sized>(
     Some(value)
 }
 
-/// The fixed path for `n` values of a type with a fixed size: one bounds check for the
-/// run, then each value decoded into `out`'s reserved capacity. False (nothing consumed,
-/// `out` as it was) when the path does not apply; the caller reads value by value.
-#[inline]
-pub fn fixed_run<T: Decode<C>, C: ?Sized, I: Input + ?Sized>(
-    input: &mut I,
-    ctx: &C,
-    n: usize,
-    out: &mut Vec<T>,
-) -> bool {
-    let Some(size) = T::fixed_size(ctx) else {
-        return false;
-    };
-    let Some(bytes) = n
-        .checked_mul(size)
-        .and_then(|len| input.in_memory()?.get(..len))
-    else {
-        return false;
-    };
-    let len = bytes.len();
-    let start = out.len();
-    out.reserve(n);
-    let mut src = FixedBytes::new(bytes);
-    for _ in 0..n {
-        match T::decode_fixed(&mut src, ctx) {
-            Some(v) => out.push(v),
-            None => {
-                out.truncate(start);
-                return false;
-            }
-        }
-    }
-    input.skip(len).is_ok()
-}
-
 /// The size of the buffer the fixed path writes through. Small: a sequence goes out in
 /// short bursts, which an output far larger than the cache takes best (a 56 MB write runs
 /// at half the speed through a 4 KiB buffer).
 pub(crate) const WRITE_BLOCK: usize = 256;
-
-/// The fixed path for a sequence, to an output that records no spans: the values are
-/// written into a buffer ([`Encode::encode_fixed`]), which goes to `out` each time it is
-/// full. Returns how many values were written: all of them, or those before the first
-/// that cannot take the path even into an empty buffer (the caller writes that one the
-/// ordinary way, which reports any error).
-#[inline]
-pub fn encode_buffered<T: Encode<C>, C: ?Sized, O: Output + ?Sized>(
-    items: &[T],
-    out: &mut O,
-    ctx: &C,
-) -> Result<usize> {
-    if items.is_empty() || out.records_spans() {
-        return Ok(0);
-    }
-    let mut buf = [0u8; WRITE_BLOCK];
-    let mut k = 0;
-    loop {
-        // Fill the buffer with whole values, then write it out.
-        let mut w = FixedOut::new(&mut buf);
-        let mut used = 0;
-        for item in &items[k..] {
-            if item.encode_fixed(&mut w, ctx).is_none() {
-                break;
-            }
-            used = w.written();
-            k += 1;
-        }
-        out.write_bytes(&buf[..used])?;
-        // Value `k` did not fit (it is tried again in the empty buffer), or it cannot
-        // take the path.
-        if k == items.len() || used == 0 {
-            return Ok(k);
-        }
-    }
-}

@@ -1,6 +1,7 @@
 //! Helpers that only generated code calls. Not a stable interface.
 
-pub use crate::fixed::{fixed_one, fixed_run};
+pub use crate::codec::fixed_run;
+pub use crate::fixed::fixed_one;
 
 use crate::codec::{Decode, Encode};
 use crate::error::show_bytes;
