@@ -131,7 +131,7 @@ pub struct ContextCall {
     /// For each argument: the field of the record it reads (its index in the fields) and
     /// the place below that field (`header.signature` is field `header`, then
     /// `signature`); `None` when it reads no field.
-    pub roots: Vec<Option<(usize, Vec<crate::place::Seg>)>>,
+    pub roots: Vec<Option<(usize, Vec<Seg>)>>,
     /// The text as written, for the reference: `PmxContext(header)`.
     pub text: String,
 }
@@ -529,4 +529,11 @@ mod tests {
             assert_eq!(type_text(&t), s);
         }
     }
+}
+
+/// One step of the place an expression reads: a field or a fixed element.
+#[derive(Clone, Debug)]
+pub enum Seg {
+    Field(String),
+    Index(usize),
 }

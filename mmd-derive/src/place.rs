@@ -1,20 +1,13 @@
 //! Places that expressions read (`header.globals[2]`: the root `header`, then `globals`,
 //! then element 2), shared by the context derive and the records that switch to a context.
 
-use crate::ast::expr_text;
+use crate::ast::{expr_text, Seg};
 use crate::paths::Paths;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{BinOp, Expr, Ident};
-
-/// One step of the place an expression reads: a field or a fixed element.
-#[derive(Clone, Debug)]
-pub enum Seg {
-    Field(String),
-    Index(usize),
-}
 
 /// A place read by an expression: a root name (a parameter, or a record's field) and the
 /// steps below it (`header.globals[2]` is `header` then `globals`, `[2]`).
