@@ -9,11 +9,13 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::io::{Cursor, Read, Seek, SeekFrom};
 
-/// Records the largest single allocation of this thread while it is `Some`.
+/// Records the largest single allocation of this thread while it is `Some`, and counts
+/// this thread's allocations of 4 KiB or more while `BIG` is `Some`.
 struct Tracking;
 
 thread_local! {
     static LARGEST: Cell<Option<usize>> = const { Cell::new(None) };
+    static BIG: Cell<Option<usize>> = const { Cell::new(None) };
 }
 
 // SAFETY: every call is forwarded unchanged to the system allocator; the bookkeeping
@@ -25,6 +27,13 @@ unsafe impl GlobalAlloc for Tracking {
                 c.set(Some(m.max(layout.size())));
             }
         });
+        if layout.size() >= 4096 {
+            let _ = BIG.try_with(|c| {
+                if let Some(n) = c.get() {
+                    c.set(Some(n + 1));
+                }
+            });
+        }
         // SAFETY: forwarded unchanged to the system allocator.
         unsafe { System.alloc(layout) }
     }
@@ -84,5 +93,25 @@ fn a_stream_that_claims_too_much_reserves_a_bounded_amount() {
     assert!(
         largest <= 2 << 20,
         "reserved {largest} bytes before the records were there"
+    );
+}
+
+#[test]
+fn an_honest_count_from_a_stream_is_reserved_at_once() {
+    // The bound above caps the reservation (1 MiB of records); under it, a stream's count
+    // is reserved before the records are read, so the vector does not grow record by
+    // record: 1,000 records of 64 bytes take one allocation of 64,000 bytes, not a run
+    // of doublings from 4 KiB to 64 KiB.
+    let mut data = 1000u32.to_le_bytes().to_vec();
+    data.extend(std::iter::repeat_n(0u8, 64 * 1000));
+    let mut cursor = Cursor::new(data);
+    let mut input = IoInput::new(&mut cursor).unwrap();
+    BIG.with(|c| c.set(Some(0)));
+    let many = Many::decode(&mut input, &()).unwrap();
+    let big = BIG.with(|c| c.replace(None)).unwrap_or(0);
+    assert_eq!(many.items.len(), 1000);
+    assert!(
+        big <= 2,
+        "{big} allocations of 4 KiB or more while reading 1,000 records"
     );
 }

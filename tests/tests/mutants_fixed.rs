@@ -1,0 +1,266 @@
+//! The fixed paths' own promises (`FixedBytes`, `FixedOut`, `Decode::decode_fixed`,
+//! `Encode::encode_fixed`, `codec::fixed_run`, `codec::encode_buffered`, `fixed::fixed_one`),
+//! stated where a mutation test (`cargo mutants`, see `tests/MUTANTS.md`) showed that no
+//! other test held them.
+//!
+//! Every reader and writer falls back to the ordinary path when the fixed one declines, so
+//! a fixed path that always declines still reads and writes every file correctly: the
+//! round-trip suites cannot see it. These tests call the fixed paths themselves and check
+//! that they are taken where the crate's documentation says they are (a value whose size
+//! the context fixes, in memory) and that they give the same values and bytes as the
+//! ordinary path (which stays the reference).
+
+use mmd_formats::codec::{encode_buffered, fixed_run};
+use mmd_formats::fixed::fixed_one;
+use mmd_formats::vmd::BoneKey;
+use mmd_formats::{Decode, Encode, FixedBytes, FixedOut, IoInput, Output, Seq, SliceInput};
+use std::io::Cursor;
+
+/// A VMD bone key's 111 bytes (seed 004's layout: name 15 Shift_JIS bytes, frame u32,
+/// position 3 x f32, rotation 4 x f32, interpolation 64 bytes), with the name's junk after
+/// the NUL that real files carry (0xFD).
+fn bone_key_bytes(frame: u32) -> Vec<u8> {
+    let mut b = Vec::new();
+    let mut name = [0xFDu8; 15];
+    name[..7].copy_from_slice(b"center\0");
+    b.extend_from_slice(&name);
+    b.extend_from_slice(&frame.to_le_bytes());
+    for v in [1.5f32, -2.0, 0.25, 0.0, 0.0, 0.38268343, 0.9238795] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    b.extend((0..64u8).map(|i| i.wrapping_mul(7)));
+    assert_eq!(b.len(), 111);
+    b
+}
+
+/// The value the ordinary (value-by-value) reader gives, from a stream.
+fn ordinary<T: Decode<()>>(bytes: &[u8]) -> T {
+    let mut cursor = Cursor::new(bytes);
+    let mut input = IoInput::new(&mut cursor).unwrap();
+    T::decode(&mut input, &()).unwrap()
+}
+
+// ---------------------------------------------------------------------------------------
+// FixedBytes and FixedOut: front to back, None when it does not fit, nothing moved then
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn fixed_bytes_hand_out_the_front_and_keep_the_rest() {
+    let data = [1u8, 2, 3, 4, 5, 6, 7];
+    let mut bytes = FixedBytes::new(&data);
+    assert_eq!(bytes.rest(), &data[..]);
+    assert_eq!(bytes.take::<2>(), Some([1, 2]));
+    assert_eq!(bytes.take_slice(3), Some(&[3u8, 4, 5][..]));
+    assert_eq!(bytes.rest(), &[6u8, 7][..]);
+    // Too few bytes: None, and nothing is taken.
+    assert_eq!(bytes.take::<3>(), None);
+    assert_eq!(bytes.take_slice(3), None);
+    assert_eq!(bytes.rest(), &[6u8, 7][..]);
+    assert_eq!(bytes.take_slice(2), Some(&[6u8, 7][..]));
+    assert_eq!(bytes.rest(), &[] as &[u8]);
+    assert_eq!(bytes.take::<0>(), Some([]));
+}
+
+#[test]
+fn fixed_out_writes_front_to_back_and_refuses_what_does_not_fit() {
+    let mut buf = [0u8; 7];
+    let mut out = FixedOut::new(&mut buf);
+    assert_eq!(out.written(), 0);
+    assert_eq!(out.put([1u8, 2]), Some(()));
+    assert_eq!(out.written(), 2);
+    assert_eq!(out.put_slice(&[3, 4]), Some(()));
+    out.take_slice(1)
+        .expect("one byte fits")
+        .copy_from_slice(&[5]);
+    assert_eq!(out.written(), 5);
+    // Three bytes do not fit in the two left: None, and nothing is written or counted.
+    assert_eq!(out.put([9u8, 9, 9]), None);
+    assert_eq!(out.put_slice(&[9, 9, 9]), None);
+    assert!(out.take_slice(3).is_none());
+    assert_eq!(out.written(), 5);
+    assert_eq!(out.put([6u8]), Some(()));
+    assert_eq!(out.put_slice(&[7]), Some(()));
+    assert_eq!(out.written(), 7);
+    assert_eq!(out.put([0u8]), None);
+    assert_eq!(buf, [1, 2, 3, 4, 5, 6, 7]);
+}
+
+// ---------------------------------------------------------------------------------------
+// Leaves and records take the fixed path and agree with the ordinary one
+// ---------------------------------------------------------------------------------------
+
+/// `T` decodes from `bytes` on the fixed path (all of them, nothing left), equal to the
+/// ordinary read, and encodes back to `bytes` on the fixed path.
+fn fixed_both_ways<T: Decode<()> + Encode<()> + PartialEq + std::fmt::Debug>(bytes: &[u8]) {
+    assert_eq!(T::fixed_size(&()), Some(bytes.len()), "fixed size");
+    let mut src = FixedBytes::new(bytes);
+    let value = T::decode_fixed(&mut src, &()).expect("the fixed path takes the value");
+    assert!(src.rest().is_empty(), "the value took all its bytes");
+    assert_eq!(
+        value,
+        ordinary::<T>(bytes),
+        "fixed and ordinary reads agree"
+    );
+    let mut buf = vec![0xAAu8; bytes.len()];
+    let mut out = FixedOut::new(&mut buf);
+    value
+        .encode_fixed(&mut out, &())
+        .expect("the fixed path writes the value");
+    assert_eq!(out.written(), bytes.len());
+    assert_eq!(buf, bytes, "the fixed writer gives the bytes back");
+    // One byte short: the fixed reader and writer decline.
+    let mut short = FixedBytes::new(&bytes[..bytes.len() - 1]);
+    assert!(T::decode_fixed(&mut short, &()).is_none());
+    let mut small = vec![0u8; bytes.len() - 1];
+    assert!(value
+        .encode_fixed(&mut FixedOut::new(&mut small), &())
+        .is_none());
+}
+
+#[test]
+fn number_leaves_and_arrays_take_the_fixed_path() {
+    fixed_both_ways::<u8>(&[0xFE]);
+    fixed_both_ways::<i8>(&[0x80]);
+    fixed_both_ways::<u16>(&0xBEEFu16.to_le_bytes());
+    fixed_both_ways::<i32>(&(-5i32).to_le_bytes());
+    fixed_both_ways::<u64>(&0x0102_0304_0506_0708u64.to_le_bytes());
+    fixed_both_ways::<f32>(&1.5f32.to_le_bytes());
+    fixed_both_ways::<f64>(&(-0.125f64).to_le_bytes());
+    fixed_both_ways::<[u8; 5]>(&[1, 2, 3, 4, 5]);
+    let floats: Vec<u8> = [1.0f32, 2.0, -3.5]
+        .iter()
+        .flat_map(|f| f.to_le_bytes())
+        .collect();
+    fixed_both_ways::<[f32; 3]>(&floats);
+    let shorts: Vec<u8> = [7i16, -7].iter().flat_map(|v| v.to_le_bytes()).collect();
+    fixed_both_ways::<[i16; 2]>(&shorts);
+}
+
+#[test]
+fn a_vmd_bone_key_takes_the_fixed_path() {
+    // Every field of a bone key has a size the (empty) context fixes: 111 bytes.
+    fixed_both_ways::<BoneKey>(&bone_key_bytes(42));
+}
+
+#[test]
+fn fixed_one_reads_from_memory_and_steps_over_the_value() {
+    let mut bytes = bone_key_bytes(3);
+    bytes.extend_from_slice(&[0xEE, 0xEF]);
+    let mut input = SliceInput::new(&bytes);
+    let key = fixed_one(&mut input, BoneKey::fixed_size(&()), |b| {
+        BoneKey::decode_fixed(b, &())
+    })
+    .expect("a bone key in memory takes the fixed path");
+    assert_eq!(key.frame, 3);
+    assert_eq!(
+        u8::decode(&mut input, &()).unwrap(),
+        0xEE,
+        "the input stepped 111 bytes"
+    );
+    // Too few bytes left, or no fixed size: None and nothing consumed.
+    assert!(fixed_one(&mut input, BoneKey::fixed_size(&()), |b| {
+        BoneKey::decode_fixed(b, &())
+    })
+    .is_none());
+    assert!(fixed_one(&mut input, None, |b| u8::decode_fixed(b, &())).is_none());
+    assert_eq!(u8::decode(&mut input, &()).unwrap(), 0xEF);
+}
+
+// ---------------------------------------------------------------------------------------
+// Runs: fixed_run and encode_buffered
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn fixed_run_reads_a_run_in_memory_and_declines_a_stream() {
+    let mut bytes: Vec<u8> = (1..=3).flat_map(bone_key_bytes).collect();
+    bytes.push(0x99);
+    let mut input = SliceInput::new(&bytes);
+    let mut keys = Vec::new();
+    assert!(fixed_run::<BoneKey, _, _>(&mut input, &(), 3, &mut keys));
+    assert_eq!(keys.iter().map(|k| k.frame).collect::<Vec<_>>(), [1, 2, 3]);
+    assert_eq!(
+        u8::decode(&mut input, &()).unwrap(),
+        0x99,
+        "the run was stepped over"
+    );
+
+    // More values than bytes: declined, nothing consumed, nothing kept.
+    let mut input = SliceInput::new(&bytes);
+    let mut none = Vec::new();
+    assert!(!fixed_run::<BoneKey, _, _>(&mut input, &(), 4, &mut none));
+    assert!(none.is_empty());
+    assert_eq!(BoneKey::decode(&mut input, &()).unwrap().frame, 1);
+
+    // A stream has no bytes in memory: declined, the ordinary reader takes over.
+    let mut cursor = Cursor::new(&bytes);
+    let mut stream = IoInput::new(&mut cursor).unwrap();
+    let mut none = Vec::new();
+    assert!(!fixed_run::<BoneKey, _, _>(&mut stream, &(), 1, &mut none));
+    assert!(none.is_empty());
+}
+
+/// An output that records spans: every writer takes the ordinary path into it.
+#[derive(Default)]
+struct Spans(Vec<u8>);
+
+impl Output for Spans {
+    fn position(&self) -> u64 {
+        self.0.len() as u64
+    }
+    fn write_bytes(&mut self, bytes: &[u8]) -> mmd_formats::Result<()> {
+        self.0.extend_from_slice(bytes);
+        Ok(())
+    }
+    fn enter(&mut self, _: mmd_formats::path::Segment) {}
+    fn records_spans(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn encode_buffered_writes_every_fixed_value_in_blocks() {
+    // 40 keys of 111 bytes: more than one block of the write buffer.
+    let bytes: Vec<u8> = (0..40).flat_map(bone_key_bytes).collect();
+    let keys: Vec<BoneKey> = {
+        let mut input = SliceInput::new(&bytes);
+        (0..40)
+            .map(|_| BoneKey::decode(&mut input, &()).unwrap())
+            .collect()
+    };
+    let mut out = Vec::new();
+    assert_eq!(encode_buffered(&keys, &mut out, &()).unwrap(), 40);
+    assert_eq!(out, bytes);
+    // Nothing to write, or an output that records spans: nothing taken.
+    let mut out = Vec::new();
+    assert_eq!(
+        encode_buffered::<BoneKey, _, _>(&[], &mut out, &()).unwrap(),
+        0
+    );
+    let mut spans = Spans::default();
+    assert_eq!(encode_buffered(&keys, &mut spans, &()).unwrap(), 0);
+    assert!(spans.0.is_empty());
+}
+
+#[test]
+fn a_vector_of_fixed_values_writes_on_the_fixed_path() {
+    let values: Vec<u16> = vec![1, 0x0203, 0xFFFF];
+    assert_eq!(Seq::len(&values), 3);
+    assert!(!Seq::is_empty(&values));
+    assert!(Seq::is_empty(&Vec::<u16>::from_values(Vec::new())));
+    let mut buf = [0u8; 6];
+    let mut out = FixedOut::new(&mut buf);
+    assert_eq!(values.encode_fixed_all(&mut out, &()), Some(()));
+    assert_eq!(out.written(), 6);
+    assert_eq!(buf, [1, 0, 3, 2, 0xFF, 0xFF]);
+    let mut small = [0u8; 5];
+    assert!(values
+        .encode_fixed_all(&mut FixedOut::new(&mut small), &())
+        .is_none());
+    let bytes: Vec<u8> = vec![4, 5, 6];
+    let mut buf = [0u8; 3];
+    assert_eq!(
+        bytes.encode_fixed_all(&mut FixedOut::new(&mut buf), &()),
+        Some(())
+    );
+    assert_eq!(buf, [4, 5, 6]);
+}
