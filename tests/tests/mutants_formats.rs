@@ -5,8 +5,8 @@
 use mmd_formats::layout::{Describe, Prim};
 use mmd_formats::pmd::{Pmd, PmdCounts};
 use mmd_formats::pmx::PmxContext;
-use mmd_formats::vmd::{Header as VmdHeader, VmdVersion};
-use mmd_formats::{IndexKind, TextEncoding};
+use mmd_formats::vmd::{Header as VmdHeader, ModelName, VmdVersion};
+use mmd_formats::{IndexKind, ShiftJis, TextEncoding};
 
 #[test]
 fn a_pmx_context_gives_each_kind_its_own_width() {
@@ -31,6 +31,27 @@ fn the_vmd_version_sets_the_model_name_width() {
         let version = header.version().unwrap();
         assert_eq!(header.model_name.as_bytes().len(), version.model_name_len());
     }
+}
+
+#[test]
+fn a_vmd_model_name_ends_at_its_first_nul() {
+    // Seed 004: the model name is Shift_JIS, NUL-terminated inside its field, and real
+    // files carry junk (0xFD) after the NUL; the name is the bytes before the NUL, or the
+    // whole field when it holds none.
+    let mut v1 = [0xFDu8; 10];
+    v1[..5].copy_from_slice(b"Miku\0");
+    let v1 = ModelName::V1(ShiftJis(v1));
+    assert_eq!(v1.name_bytes(), b"Miku");
+    assert_eq!(v1.as_bytes().len(), 10);
+    assert_eq!(v1.version(), VmdVersion::V1);
+    let mut v2 = [0u8; 20];
+    v2[..10].copy_from_slice(b"\x83\x7E\x83\x4E\x00\xFDjunk");
+    let v2 = ModelName::V2(ShiftJis(v2));
+    assert_eq!(v2.name_bytes(), b"\x83\x7E\x83\x4E");
+    assert_eq!(v2.decode(), "ミク");
+    assert_eq!(v2.version(), VmdVersion::V2);
+    let full = ModelName::V1(ShiftJis(*b"0123456789"));
+    assert_eq!(full.name_bytes(), b"0123456789");
 }
 
 #[test]
