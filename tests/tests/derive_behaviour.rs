@@ -441,6 +441,40 @@ fn item_holds_a_counted_field_in_another_container() {
     assert_eq!(e.path_string(), "values");
 }
 
+/// Records that hold their values in `Deltas`, one after another.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct ManyHeld {
+    /// A u8 count of records.
+    #[mmd(count = u8)]
+    items: Vec<Held>,
+}
+
+#[test]
+fn a_container_without_a_fixed_writer_sends_its_record_down_the_ordinary_path() {
+    // `Deltas` implements only the required methods of `Seq`; its `encode_fixed_all` is the
+    // default, which declines, so each `Held` in a run of records (which the writer first
+    // tries to buffer on the fixed path) is written the ordinary way, values and all.
+    #[rustfmt::skip]
+    let bytes = [
+        0x02,                               // two records
+        0x02, 0x01, 0x00, 0x03, 0x00, 0xaa, // [1, 3], tail
+        0x01, 0x09, 0x00, 0xbb,             // [9], tail
+    ];
+    let v = ManyHeld {
+        items: vec![
+            Held {
+                values: Deltas(vec![1, 2]),
+                tail: 0xaa,
+            },
+            Held {
+                values: Deltas(vec![9]),
+                tail: 0xbb,
+            },
+        ],
+    };
+    round_trip(&bytes, &(), &v);
+}
+
 // ---------------------------------------------------------------------------------------
 // if
 // ---------------------------------------------------------------------------------------
