@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Mutation testing, run by hand (not part of .ci/run; see tests/MUTANTS.md).
+#
+#   tests/mutants.sh run OUT FILE...    cargo-mutants on these source files; results in OUT
+#   tests/mutants.sh recheck OUT        each mutant OUT records as missed, applied again to
+#                                       this checkout and judged by today's tests
+#
+# Mutants are judged by the fast test set: mmd-formats' unit tests and every test target of
+# mmd-tests except the slow ones named in SLOW below (each takes 6 s or more in a debug
+# build; together they would double the time per mutant). The corpus tests run: set
+# MMD_CORPUS to the fixture folder (default ../shared/fixtures from the repository root).
+#
+# `run` mutates a copy of the tree (cargo-mutants' default), so the checkout can be
+# edited meanwhile. `recheck` patches the checkout itself, one mutant at a time, and
+# restores it; do not edit source files while it runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SLOW="hostile_mutations ui json_roundtrip diff_dump spans_walk fuzz_smoke"
+corpus="${MMD_CORPUS:-../shared/fixtures}"
+[ -d "$corpus" ] || { echo "no fixture corpus at $corpus (set MMD_CORPUS)" >&2; exit 2; }
+MMD_CORPUS="$(cd "$corpus" && pwd)"
+export MMD_CORPUS MMD_REQUIRE_CORPUS=1
+
+tests=()
+for f in tests/tests/*.rs; do
+    t=$(basename "$f" .rs)
+    case " $SLOW " in *" $t "*) continue ;; esac
+    tests+=(--test "$t")
+done
+
+usage() {
+    sed -n '4,6p' "$0" >&2
+    exit 2
+}
+
+case "${1:-}" in
+run)
+    [ $# -ge 3 ] || usage
+    out=$2
+    shift 2
+    command -v cargo-mutants >/dev/null || {
+        echo "cargo-mutants is not installed: cargo install --locked cargo-mutants" >&2
+        exit 2
+    }
+    files=()
+    for f in "$@"; do files+=(--file "$f"); done
+    # The baseline (the unmutated tree must pass the same tests) runs first.
+    cargo mutants --no-shuffle -o "$out" "${files[@]}" \
+        --test-workspace=false --test-package mmd-tests --test-package mmd-formats \
+        --timeout 180 --build-timeout 900 \
+        -- --lib "${tests[@]}"
+    ;;
+recheck)
+    [ $# -eq 2 ] || usage
+    outcomes="$2/mutants.out/outcomes.json"
+    [ -f "$outcomes" ] || { echo "no $outcomes" >&2; exit 2; }
+    git diff --quiet || { echo "the checkout has uncommitted changes; recheck patches it" >&2; exit 2; }
+    python3 - "$outcomes" >/tmp/mutants-recheck.$$ <<'EOF'
+import json, os, sys
+path = sys.argv[1]
+for o in json.load(open(path))["outcomes"]:
+    if o["summary"] in ("MissedMutant", "Timeout"):
+        print(os.path.join(os.path.dirname(path), o["diff_path"]))
+EOF
+    killed=0
+    survived=0
+    while read -r diff; do
+        file=$(sed -n 's/^--- //p' "$diff" | head -1)
+        name=$(sed -n 's/^+++ //p' "$diff" | head -1)
+        patch -s -p0 "$file" <"$diff"
+        if ! cargo test -q -p mmd-tests -p mmd-formats --lib "${tests[@]}" --no-run >/dev/null 2>&1; then
+            verdict="UNVIABLE"
+        elif cargo test -q -p mmd-tests -p mmd-formats --lib "${tests[@]}" >/dev/null 2>&1; then
+            verdict="SURVIVES"
+            survived=$((survived + 1))
+        else
+            verdict="KILLED"
+            killed=$((killed + 1))
+        fi
+        patch -s -R -p0 "$file" <"$diff"
+        echo "$verdict $file: $name"
+    done </tmp/mutants-recheck.$$
+    rm -f /tmp/mutants-recheck.$$
+    echo "recheck: $killed killed, $survived survive"
+    ;;
+*) usage ;;
+esac
