@@ -5,7 +5,7 @@
 use mmd_formats::layout::{Describe, Prim};
 use mmd_formats::pmd::{Pmd, PmdCounts};
 use mmd_formats::pmx::PmxContext;
-use mmd_formats::vmd::{Header as VmdHeader, ModelName, VmdVersion};
+use mmd_formats::vmd::{Block, BlockCounts, Header as VmdHeader, ModelName, VmdVersion};
 use mmd_formats::{IndexKind, ShiftJis, TextEncoding};
 
 #[test]
@@ -117,4 +117,24 @@ fn an_array_of_a_format_type_has_that_types_layout() {
         <[u32; 2] as Describe>::layout().is_none(),
         "numbers have none"
     );
+}
+
+#[test]
+fn block_counts_list_the_blocks_with_keys_in_file_order() {
+    // Seed 004: the blocks follow each other in the order bone, morph, camera, light,
+    // self shadow, show/IK; a summary names only the blocks that hold keys.
+    let counts = BlockCounts {
+        bone: 3,
+        camera: 1,
+        show_ik: 2,
+        ..BlockCounts::default()
+    };
+    assert_eq!(
+        counts.nonzero(),
+        [(Block::Bone, 3), (Block::Camera, 1), (Block::ShowIk, 2)]
+    );
+    assert_eq!(counts.total(), 6);
+    assert_eq!(counts.to_string(), "3 bone, 1 camera, 2 show_ik");
+    assert_eq!(BlockCounts::default().nonzero(), []);
+    assert_eq!(BlockCounts::default().to_string(), "none");
 }
