@@ -4,7 +4,8 @@
 //! testing (`tests/MUTANTS.md`): no other test read a counted sequence from a stream
 //! that lies about its length.
 
-use mmd_formats::{Decode, IoInput, Mmd};
+use mmd_formats::pmx::{PmxContext, Vertices};
+use mmd_formats::{Decode, IoInput, Mmd, Seq, SliceInput, TextEncoding};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::io::{Cursor, Read, Seek, SeekFrom};
@@ -113,5 +114,34 @@ fn an_honest_count_from_a_stream_is_reserved_at_once() {
     assert!(
         big <= 2,
         "{big} allocations of 4 KiB or more while reading 1,000 records"
+    );
+}
+
+#[test]
+fn additional_uvs_are_reserved_once_for_all_vertices() {
+    // Seed 000: a PMX vertex is position, normal, UV, then as many additional UVs (4 x f32
+    // each) as the header's globals say, the weight type and data, and the edge scale.
+    // `Vertices` keeps the additional UVs in one store beside the vertices and reserves it
+    // once, after the first vertex, for all of them: 2,000 vertices with one additional UV
+    // take no run of reallocations (doubling, or one per vertex).
+    let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 1, [1, 1, 1, 1, 1, 1]);
+    let n = 2000;
+    let mut bytes = Vec::new();
+    for i in 0..n {
+        let f = i as f32;
+        for v in [f, 1.0, 2.0, 0.0, 1.0, 0.0, 0.5, 0.5, f, f, f, f] {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        bytes.extend_from_slice(&[0, 0]); // BDEF1, bone 0
+        bytes.extend_from_slice(&1.0f32.to_le_bytes());
+    }
+    let mut input = SliceInput::new(&bytes);
+    BIG.with(|c| c.set(Some(0)));
+    let vertices = Vertices::decode_n(&mut input, &ctx, n).unwrap();
+    let big = BIG.with(|c| c.replace(None)).unwrap_or(0);
+    assert_eq!(Seq::len(&vertices), n);
+    assert!(
+        big <= 3,
+        "{big} allocations of 4 KiB or more while reading {n} vertices"
     );
 }
