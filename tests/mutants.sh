@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Mutation testing, run by hand (not part of .ci/run; see tests/MUTANTS.md).
 #
-#   tests/mutants.sh run OUT FILE...    cargo-mutants on these source files; results in OUT
+#   tests/mutants.sh run OUT [--re RE] FILE...
+#                                       cargo-mutants on these source files (only the mutants
+#                                       whose name matches RE, if given); results in OUT
 #   tests/mutants.sh recheck OUT        each mutant OUT records as missed, applied again to
 #                                       this checkout and judged by today's tests
 #
@@ -30,7 +32,7 @@ for f in tests/tests/*.rs; do
 done
 
 usage() {
-    sed -n '4,6p' "$0" >&2
+    sed -n '4,8p' "$0" >&2
     exit 2
 }
 
@@ -44,6 +46,11 @@ run)
         exit 2
     }
     files=()
+    if [ "${1:-}" = --re ]; then
+        [ $# -ge 3 ] || usage
+        files+=(--re "$2")
+        shift 2
+    fi
     for f in "$@"; do files+=(--file "$f"); done
     # The baseline (the unmutated tree must pass the same tests) runs first.
     cargo mutants --no-shuffle -o "$out" "${files[@]}" \
