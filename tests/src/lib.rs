@@ -28,6 +28,25 @@ pub fn all_inputs() -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// An output that keeps the bytes and says it records spans, so every writer takes the
+/// ordinary (field by field) path into it, never the fixed one.
+#[derive(Default)]
+pub struct SpanOutput(pub Vec<u8>);
+
+impl mmd_formats::Output for SpanOutput {
+    fn position(&self) -> u64 {
+        self.0.len() as u64
+    }
+    fn write_bytes(&mut self, bytes: &[u8]) -> mmd_formats::Result<()> {
+        self.0.extend_from_slice(bytes);
+        Ok(())
+    }
+    fn enter(&mut self, _: mmd_formats::path::Segment) {}
+    fn records_spans(&self) -> bool {
+        true
+    }
+}
+
 /// Asserts two byte strings are equal, showing a hex dump around the first difference.
 #[track_caller]
 pub fn assert_bytes_eq(actual: &[u8], expected: &[u8], what: &str) {

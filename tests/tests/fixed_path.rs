@@ -6,30 +6,11 @@
 //! the same error; a value the writer must refuse is refused with the same error on
 //! both paths.
 
-use mmd_formats::path::Segment;
 use mmd_formats::pmx::{Pmx, Weight};
 use mmd_formats::walk::{Value, Walk};
-use mmd_formats::{BoneIndex, Decode, Encode, Error, IoInput, Output, SliceInput, VertexIndex};
+use mmd_formats::{BoneIndex, Decode, Encode, Error, IoInput, SliceInput, VertexIndex};
+use mmd_tests::SpanOutput;
 use std::io::Cursor;
-
-/// An output that records spans (so every writer takes the ordinary path) and keeps the
-/// bytes.
-#[derive(Default)]
-struct Slow(Vec<u8>);
-
-impl Output for Slow {
-    fn position(&self) -> u64 {
-        self.0.len() as u64
-    }
-    fn write_bytes(&mut self, bytes: &[u8]) -> mmd_formats::Result<()> {
-        self.0.extend_from_slice(bytes);
-        Ok(())
-    }
-    fn enter(&mut self, _: Segment) {}
-    fn records_spans(&self) -> bool {
-        true
-    }
-}
 
 /// Reads `bytes` from memory and from a stream.
 fn both_reads<T: Decode<()>>(bytes: &[u8]) -> (Result<T, Error>, Result<T, Error>) {
@@ -53,7 +34,7 @@ fn check<T: Decode<()> + Encode<()> + Walk>(name: &str, bytes: &[u8]) {
             assert!(Value::of(&a) == Value::of(&b), "{name}: reads differ");
             let mut vec = Vec::new();
             a.encode(&mut vec, &()).unwrap();
-            let mut spans = Slow::default();
+            let mut spans = SpanOutput::default();
             a.encode(&mut spans, &()).unwrap();
             mmd_tests::assert_bytes_eq(&vec, bytes, name);
             mmd_tests::assert_bytes_eq(&spans.0, bytes, name);
@@ -130,7 +111,7 @@ fn a_refused_value_is_refused_alike_on_both_write_paths() {
         edit(&mut p);
         let ctx = ();
         let fast = p.encode(&mut Vec::new(), &ctx).unwrap_err();
-        let slow = p.encode(&mut Slow::default(), &ctx).unwrap_err();
+        let slow = p.encode(&mut SpanOutput::default(), &ctx).unwrap_err();
         assert_eq!(fast.path_string(), path, "{fast}");
         assert_eq!(shown(&fast), shown(&slow));
     }

@@ -13,7 +13,8 @@
 use mmd_formats::codec::{encode_buffered, fixed_run};
 use mmd_formats::fixed::fixed_one;
 use mmd_formats::vmd::BoneKey;
-use mmd_formats::{Decode, Encode, FixedBytes, FixedOut, IoInput, Output, Seq, SliceInput};
+use mmd_formats::{Decode, Encode, FixedBytes, FixedOut, IoInput, Seq, SliceInput};
+use mmd_tests::SpanOutput;
 use std::io::Cursor;
 
 /// A VMD bone key's 111 bytes (seed 004's layout: name 15 Shift_JIS bytes, frame u32,
@@ -199,24 +200,6 @@ fn fixed_run_reads_a_run_in_memory_and_declines_a_stream() {
     assert!(none.is_empty());
 }
 
-/// An output that records spans: every writer takes the ordinary path into it.
-#[derive(Default)]
-struct Spans(Vec<u8>);
-
-impl Output for Spans {
-    fn position(&self) -> u64 {
-        self.0.len() as u64
-    }
-    fn write_bytes(&mut self, bytes: &[u8]) -> mmd_formats::Result<()> {
-        self.0.extend_from_slice(bytes);
-        Ok(())
-    }
-    fn enter(&mut self, _: mmd_formats::path::Segment) {}
-    fn records_spans(&self) -> bool {
-        true
-    }
-}
-
 #[test]
 fn encode_buffered_writes_every_fixed_value_in_blocks() {
     // 40 keys of 111 bytes: more than one block of the write buffer.
@@ -236,7 +219,7 @@ fn encode_buffered_writes_every_fixed_value_in_blocks() {
         encode_buffered::<BoneKey, _, _>(&[], &mut out, &()).unwrap(),
         0
     );
-    let mut spans = Spans::default();
+    let mut spans = SpanOutput::default();
     assert_eq!(encode_buffered(&keys, &mut spans, &()).unwrap(), 0);
     assert!(spans.0.is_empty());
 }
