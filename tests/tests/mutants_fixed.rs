@@ -12,8 +12,9 @@
 
 use mmd_formats::codec::{encode_buffered, fixed_run};
 use mmd_formats::fixed::fixed_one;
+use mmd_formats::pmx::{PmxContext, Weight};
 use mmd_formats::vmd::BoneKey;
-use mmd_formats::{Decode, Encode, FixedBytes, FixedOut, IoInput, Seq, SliceInput};
+use mmd_formats::{Decode, Encode, FixedBytes, FixedOut, IoInput, Seq, SliceInput, TextEncoding};
 use mmd_tests::SpanOutput;
 use std::io::Cursor;
 
@@ -141,6 +142,33 @@ fn number_leaves_and_arrays_take_the_fixed_path() {
 fn a_vmd_bone_key_takes_the_fixed_path() {
     // Every field of a bone key has a size the (empty) context fixes: 111 bytes.
     fixed_both_ways::<BoneKey>(&bone_key_bytes(42));
+}
+
+#[test]
+fn a_tagged_enum_writes_its_tag_and_variant_on_the_fixed_path() {
+    // Seed 000: a PMX vertex's weight is a type byte (0 BDEF1, 1 BDEF2, 2 BDEF4, 3 SDEF)
+    // and that type's data, bone indices of the header's bone-index width (2 bytes here).
+    let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [4, 1, 1, 2, 1, 1]);
+    let mut sdef = vec![3u8, 5, 0, 6, 0];
+    sdef.extend_from_slice(&0.75f32.to_le_bytes());
+    sdef.extend((0..9).flat_map(|i| (i as f32).to_le_bytes()));
+    let mut bdef4 = vec![2u8, 1, 0, 2, 0, 0xFF, 0xFF, 0xFF, 0xFF];
+    bdef4.extend([0.5f32, 0.5, 0.0, 0.0].iter().flat_map(|f| f.to_le_bytes()));
+    for bytes in [
+        vec![0u8, 7, 0],
+        vec![1u8, 1, 0, 2, 0, 0, 0, 0x40, 0x3F],
+        bdef4,
+        sdef,
+    ] {
+        let weight = Weight::decode(&mut SliceInput::new(&bytes), &ctx).unwrap();
+        let mut buf = vec![0xAAu8; bytes.len()];
+        let mut out = FixedOut::new(&mut buf);
+        weight
+            .encode_fixed(&mut out, &ctx)
+            .unwrap_or_else(|| panic!("{weight:?} takes the fixed path"));
+        assert_eq!(out.written(), bytes.len());
+        assert_eq!(buf, bytes, "{weight:?}");
+    }
 }
 
 #[test]
