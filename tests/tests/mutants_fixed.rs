@@ -12,9 +12,12 @@
 
 use mmd_formats::codec::{encode_buffered, fixed_run};
 use mmd_formats::fixed::fixed_one;
-use mmd_formats::pmx::{PmxContext, Weight};
+use mmd_formats::pmx::{PmxContext, Vertices, Weight};
 use mmd_formats::vmd::BoneKey;
-use mmd_formats::{Decode, Encode, FixedBytes, FixedOut, IoInput, Seq, SliceInput, TextEncoding};
+use mmd_formats::{
+    BoneIndex, Decode, Encode, FixedBytes, FixedOut, IoInput, Output, Seq, SliceInput,
+    TextEncoding, VertexIndex,
+};
 use mmd_tests::SpanOutput;
 use std::io::Cursor;
 
@@ -169,6 +172,88 @@ fn a_tagged_enum_writes_its_tag_and_variant_on_the_fixed_path() {
         assert_eq!(out.written(), bytes.len());
         assert_eq!(buf, bytes, "{weight:?}");
     }
+}
+
+#[test]
+fn indices_of_widths_1_2_and_4_take_the_fixed_path() {
+    // Seed 000: an index is 1, 2 or 4 bytes as the header's globals say; vertex indices of
+    // 1 and 2 bytes are unsigned, every other index is signed (-1 = none).
+    for (w, bytes, bone, vertex) in [
+        (1u8, vec![0xFFu8], -1i32, 255u32),
+        (2, vec![0xFE, 0xFF], -2, 65534),
+        (4, vec![0x05, 0x00, 0x01, 0x00], 65541, 65541),
+    ] {
+        let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [w; 6]);
+        assert_eq!(BoneIndex::fixed_size(&ctx), Some(usize::from(w)));
+        assert_eq!(VertexIndex::fixed_size(&ctx), Some(usize::from(w)));
+        let b = BoneIndex::decode_fixed(&mut FixedBytes::new(&bytes), &ctx).unwrap();
+        assert_eq!(b.raw(), bone);
+        let v = VertexIndex::decode_fixed(&mut FixedBytes::new(&bytes), &ctx).unwrap();
+        assert_eq!(v.raw(), vertex);
+        for written in [
+            {
+                let mut buf = vec![0u8; bytes.len()];
+                b.encode_fixed(&mut FixedOut::new(&mut buf), &ctx).unwrap();
+                buf
+            },
+            {
+                let mut buf = vec![0u8; bytes.len()];
+                v.encode_fixed(&mut FixedOut::new(&mut buf), &ctx).unwrap();
+                buf
+            },
+        ] {
+            assert_eq!(written, bytes, "width {w}");
+        }
+    }
+    // Any other width: no fixed size (the ordinary reader reports the width).
+    let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [3; 6]);
+    assert_eq!(BoneIndex::fixed_size(&ctx), None);
+}
+
+/// An output that records no spans and counts its writes.
+#[derive(Default)]
+struct Counting {
+    bytes: Vec<u8>,
+    writes: usize,
+}
+
+impl Output for Counting {
+    fn position(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+    fn write_bytes(&mut self, bytes: &[u8]) -> mmd_formats::Result<()> {
+        self.bytes.extend_from_slice(bytes);
+        self.writes += 1;
+        Ok(())
+    }
+}
+
+#[test]
+fn vertices_go_out_a_block_at_a_time() {
+    // To an output that records no spans, `Vertices` writes a few hundred bytes at a time
+    // (the fixed path), not field by field: 1,000 BDEF2 vertices of 46 bytes (seed 000:
+    // position, normal, UV, type, two 1-byte bones and a weight, edge scale).
+    let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [4, 1, 1, 1, 1, 1]);
+    let n = 1000;
+    let mut bytes = Vec::new();
+    for i in 0..n {
+        for v in [i as f32, 1.0, 2.0, 0.0, 1.0, 0.0, 0.5, 0.25] {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        bytes.extend_from_slice(&[1, 3, 4]);
+        bytes.extend_from_slice(&0.5f32.to_le_bytes());
+        bytes.extend_from_slice(&1.0f32.to_le_bytes());
+    }
+    let vertices = Vertices::decode_n(&mut SliceInput::new(&bytes), &ctx, n).unwrap();
+    let mut out = Counting::default();
+    vertices.encode_all(&mut out, &ctx).unwrap();
+    assert_eq!(out.bytes, bytes);
+    assert!(
+        out.writes * 128 <= bytes.len(),
+        "{} writes for {} bytes",
+        out.writes,
+        bytes.len()
+    );
 }
 
 #[test]
