@@ -210,6 +210,54 @@ fn indices_of_widths_1_2_and_4_take_the_fixed_path() {
     assert_eq!(BoneIndex::fixed_size(&ctx), None);
 }
 
+#[test]
+fn runs_and_arrays_of_indices_read_as_one_index_at_a_time_does() {
+    // Seed 000: indices are 1, 2 or 4 bytes; vertex indices of 1 and 2 bytes are unsigned
+    // (0..255, 0..65535), all others signed (-1 = none). A run read from memory (one
+    // bounds check for all) must give what reading one index at a time from a stream gives.
+    let bytes: Vec<u8> = vec![0x00, 0x7F, 0x80, 0xFF, 0x01, 0xFE, 0x34, 0x12];
+    for w in [1u8, 2, 4] {
+        let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [w; 6]);
+        let n = bytes.len() / usize::from(w);
+        let one_by_one = |signed: bool| -> Vec<i64> {
+            let mut cursor = Cursor::new(&bytes);
+            let mut input = IoInput::new(&mut cursor).unwrap();
+            (0..n)
+                .map(|_| {
+                    if signed {
+                        i64::from(BoneIndex::decode(&mut input, &ctx).unwrap().raw())
+                    } else {
+                        i64::from(VertexIndex::decode(&mut input, &ctx).unwrap().raw())
+                    }
+                })
+                .collect()
+        };
+        let bones: Vec<BoneIndex> = Seq::decode_n(&mut SliceInput::new(&bytes), &ctx, n).unwrap();
+        let bones: Vec<i64> = bones.iter().map(|b| i64::from(b.raw())).collect();
+        assert_eq!(bones, one_by_one(true), "bone indices, width {w}");
+        let vertices: Vec<VertexIndex> =
+            Seq::decode_n(&mut SliceInput::new(&bytes), &ctx, n).unwrap();
+        let vertices: Vec<i64> = vertices.iter().map(|v| i64::from(v.raw())).collect();
+        assert_eq!(vertices, one_by_one(false), "vertex indices, width {w}");
+        // An array of two (a BDEF2 weight's bones) is read as one run too.
+        let pair = <[BoneIndex; 2]>::decode(&mut SliceInput::new(&bytes), &ctx).unwrap();
+        let pair: Vec<i64> = pair.iter().map(|b| i64::from(b.raw())).collect();
+        assert_eq!(
+            pair,
+            one_by_one(true)[..2],
+            "a pair of bone indices, width {w}"
+        );
+    }
+    // The signed values at widths 1 and 2, spelled out: 0x80 is -128, 0xFF is -1 (none);
+    // 80 FF is -128, 01 FE is -511.
+    let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [1; 6]);
+    let four = <[BoneIndex; 4]>::decode(&mut SliceInput::new(&bytes[..4]), &ctx).unwrap();
+    assert_eq!(four.map(|b| b.raw()), [0, 127, -128, -1]);
+    let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [2; 6]);
+    let four = <[BoneIndex; 4]>::decode(&mut SliceInput::new(&bytes), &ctx).unwrap();
+    assert_eq!(four.map(|b| b.raw()), [0x7F00, -128, -511, 0x1234]);
+}
+
 /// An output that records no spans and counts its writes.
 #[derive(Default)]
 struct Counting {
