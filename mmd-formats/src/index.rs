@@ -204,34 +204,30 @@ fn bad_width(pos: u64, kind: &str, w: u8) -> Error {
     )
 }
 
-/// Decodes a run of `n` indices of width `w` with one bounds check, handing each
-/// sign- or zero-extended value to `sink`; `None` when the input takes the value-by-value
-/// path (see `codec::bulk`).
+/// Decodes a run of `n` signed indices of width `w` with one bounds check, handing each
+/// sign-extended value to `sink`; `None` when the input takes the value-by-value path
+/// (see `codec::bulk`). Only the signed kinds read arrays (a weight's bones), so there is
+/// no unsigned form.
 #[inline]
 fn read_run<I: Input + ?Sized>(
     input: &mut I,
     kind: &str,
     w: u8,
     n: usize,
-    signed: bool,
-    mut sink: impl FnMut(u32),
+    mut sink: impl FnMut(i32),
 ) -> Option<Result<()>> {
     let width = match w {
         1 | 2 | 4 => w as usize,
         w => return Some(Err(bad_width(input.position(), kind, w))),
     };
-    crate::codec::bulk(input, n, width, |bytes| match (width, signed) {
-        (1, true) => bytes.iter().for_each(|&b| sink(b as i8 as i32 as u32)),
-        (1, false) => bytes.iter().for_each(|&b| sink(b as u32)),
-        (2, true) => bytes
+    crate::codec::bulk(input, n, width, |bytes| match width {
+        1 => bytes.iter().for_each(|&b| sink(i32::from(b as i8))),
+        2 => bytes
             .chunks_exact(2)
-            .for_each(|c| sink(i16::from_le_bytes([c[0], c[1]]) as i32 as u32)),
-        (2, false) => bytes
-            .chunks_exact(2)
-            .for_each(|c| sink(u16::from_le_bytes([c[0], c[1]]) as u32)),
+            .for_each(|c| sink(i32::from(i16::from_le_bytes([c[0], c[1]])))),
         _ => bytes
             .chunks_exact(4)
-            .for_each(|c| sink(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
+            .for_each(|c| sink(i32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
     })
 }
 
@@ -307,9 +303,9 @@ impl<C: IndexWidth<Self> + ?Sized, K: kind::Kind> Decode<C> for Index<K> {
         let w = IndexWidth::<Self>::width(ctx);
         let mut arr = [Self::from_raw(0); N];
         let mut slots = arr.iter_mut();
-        let run = read_run(input, K::NAME, w, N, true, |v| {
+        let run = read_run(input, K::NAME, w, N, |v| {
             if let Some(slot) = slots.next() {
-                *slot = Self::from_raw(v as i32);
+                *slot = Self::from_raw(v);
             }
         });
         match run {

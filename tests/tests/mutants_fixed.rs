@@ -15,7 +15,7 @@ use mmd_formats::fixed::fixed_one;
 use mmd_formats::pmx::{PmxContext, Vertices, Weight};
 use mmd_formats::vmd::BoneKey;
 use mmd_formats::{
-    BoneIndex, Decode, Encode, FixedBytes, FixedOut, IoInput, Output, Seq, SliceInput,
+    BoneIndex, Decode, Encode, FixedBytes, FixedOut, Input, IoInput, Output, Seq, SliceInput,
     TextEncoding, VertexIndex,
 };
 use mmd_tests::SpanOutput;
@@ -256,6 +256,99 @@ fn runs_and_arrays_of_indices_read_as_one_index_at_a_time_does() {
     let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [2; 6]);
     let four = <[BoneIndex; 4]>::decode(&mut SliceInput::new(&bytes), &ctx).unwrap();
     assert_eq!(four.map(|b| b.raw()), [0x7F00, -128, -511, 0x1234]);
+}
+
+/// An input in memory that counts the calls that take bytes from it (`read_into`,
+/// `read_array`, `read_with`, `read_vec`, `skip`): one for a run read in one go, one per
+/// value for a run read value by value.
+struct CountingInput<'a> {
+    inner: SliceInput<'a>,
+    calls: usize,
+}
+
+impl<'a> CountingInput<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        CountingInput {
+            inner: SliceInput::new(bytes),
+            calls: 0,
+        }
+    }
+}
+
+impl Input for CountingInput<'_> {
+    fn position(&self) -> u64 {
+        self.inner.position()
+    }
+    fn end(&self) -> u64 {
+        self.inner.end()
+    }
+    fn read_into(&mut self, buf: &mut [u8]) -> mmd_formats::Result<()> {
+        self.calls += 1;
+        self.inner.read_into(buf)
+    }
+    fn read_array<const N: usize>(&mut self) -> mmd_formats::Result<[u8; N]> {
+        self.calls += 1;
+        self.inner.read_array()
+    }
+    fn read_vec(&mut self, n: u64) -> mmd_formats::Result<Vec<u8>> {
+        self.calls += 1;
+        self.inner.read_vec(n)
+    }
+    fn read_with<R>(&mut self, n: usize, f: impl FnOnce(&[u8]) -> R) -> mmd_formats::Result<R> {
+        self.calls += 1;
+        self.inner.read_with(n, f)
+    }
+    fn holds_all(&self) -> bool {
+        self.inner.holds_all()
+    }
+    fn in_memory(&self) -> Option<&[u8]> {
+        self.inner.in_memory()
+    }
+    fn skip(&mut self, n: usize) -> mmd_formats::Result<()> {
+        self.calls += 1;
+        self.inner.skip(n)
+    }
+}
+
+/// Reads `n` values of `T` from memory (an array when `n` is `None`) and checks that they
+/// were taken in one run: one call that takes all their bytes.
+fn one_run<T: Decode<C>, C>(bytes: &[u8], ctx: &C, n: Option<usize>) {
+    let mut input = CountingInput::new(bytes);
+    match n {
+        Some(n) => drop(<Vec<T> as Seq<T>>::decode_n(&mut input, ctx, n).unwrap()),
+        None => drop(T::decode(&mut input, ctx).unwrap()),
+    }
+    assert_eq!(
+        input.calls,
+        1,
+        "{}: calls that took bytes",
+        std::any::type_name::<T>()
+    );
+    assert_eq!(input.position(), bytes.len() as u64);
+}
+
+#[test]
+fn runs_in_memory_are_read_in_one_go() {
+    // Counted runs of numbers and indices, and arrays of them, are read from memory with
+    // one bounds check and one call that takes their bytes (the crate's "fixed paths").
+    let bytes: Vec<u8> = (0..64u8).collect();
+    for w in [1u8, 2, 4] {
+        let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [w; 6]);
+        let n = 16 / usize::from(w);
+        one_run::<BoneIndex, _>(&bytes[..16], &ctx, Some(n));
+        one_run::<VertexIndex, _>(&bytes[..16], &ctx, Some(n));
+        one_run::<[BoneIndex; 4], _>(&bytes[..4 * usize::from(w)], &ctx, None);
+    }
+    one_run::<u8, _>(&bytes, &(), Some(64));
+    one_run::<u16, _>(&bytes, &(), Some(32));
+    one_run::<f32, _>(&bytes, &(), Some(16));
+    one_run::<[f32; 3], _>(&bytes[..12], &(), None);
+    one_run::<[u8; 7], _>(&bytes[..7], &(), None);
+    one_run::<BoneKey, _>(
+        &(0..2).flat_map(bone_key_bytes).collect::<Vec<_>>(),
+        &(),
+        Some(2),
+    );
 }
 
 /// An output that records no spans and counts its writes.
