@@ -6,6 +6,8 @@
 #                                       whose name matches RE, if given); results in OUT
 #   tests/mutants.sh recheck OUT        each mutant OUT records as missed, applied again to
 #                                       this checkout and judged by today's tests
+#   tests/mutants.sh summary OUT...     per source file: mutants, caught, missed, timeouts,
+#                                       unviable (the table of tests/MUTANTS.md)
 #
 # Mutants are judged by the fast test set: mmd-formats' unit tests and every test target of
 # mmd-tests except the slow ones named in SLOW below (each takes 6 s or more in a debug
@@ -32,7 +34,7 @@ for f in tests/tests/*.rs; do
 done
 
 usage() {
-    sed -n '4,8p' "$0" >&2
+    sed -n '4,10p' "$0" >&2
     exit 2
 }
 
@@ -95,6 +97,30 @@ EOF
     done </tmp/mutants-recheck.$$
     rm -f /tmp/mutants-recheck.$$
     echo "recheck: $killed killed, $survived survive"
+    ;;
+summary)
+    [ $# -ge 2 ] || usage
+    shift
+    python3 - "$@" <<'EOF'
+import collections, json, sys
+kinds = {"CaughtMutant": "caught", "MissedMutant": "missed", "Timeout": "timeout",
+         "Unviable": "unviable"}
+for out in sys.argv[1:]:
+    outcomes = json.load(open(f"{out}/mutants.out/outcomes.json"))["outcomes"]
+    per_file = collections.defaultdict(collections.Counter)
+    for o in outcomes:
+        mutant = o["scenario"].get("Mutant") if isinstance(o["scenario"], dict) else None
+        if mutant:
+            per_file[mutant["file"]][kinds.get(o["summary"], o["summary"])] += 1
+    print(f"{out}:")
+    print("| file | mutants | caught | missed | timeout | unviable |")
+    print("|---|---:|---:|---:|---:|---:|")
+    total = collections.Counter()
+    for f, c in sorted(per_file.items()):
+        total.update(c)
+        print(f"| `{f}` | {sum(c.values())} | {c['caught']} | {c['missed']} | {c['timeout']} | {c['unviable']} |")
+    print(f"| all | {sum(total.values())} | {total['caught']} | {total['missed']} | {total['timeout']} | {total['unviable']} |")
+EOF
     ;;
 *) usage ;;
 esac
