@@ -35,7 +35,7 @@ for f in tests/tests/*.rs; do
 done
 
 usage() {
-    sed -n '4,10p' "$0" >&2
+    sed -n '4,11p' "$0" >&2
     exit 2
 }
 
