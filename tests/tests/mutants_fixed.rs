@@ -386,6 +386,17 @@ fn vertices_go_out_a_block_at_a_time() {
         bytes.extend_from_slice(&1.0f32.to_le_bytes());
     }
     let vertices = Vertices::decode_n(&mut SliceInput::new(&bytes), &ctx, n).unwrap();
+    // Into a buffer (a record that holds vertices, written on the fixed path): all of
+    // them when they fit, `None` when they do not.
+    let mut buf = vec![0u8; bytes.len()];
+    let mut fixed = FixedOut::new(&mut buf);
+    assert_eq!(vertices.encode_fixed_all(&mut fixed, &ctx), Some(()));
+    assert_eq!(fixed.written(), bytes.len());
+    assert_eq!(buf, bytes);
+    let mut small = vec![0u8; bytes.len() - 1];
+    assert!(vertices
+        .encode_fixed_all(&mut FixedOut::new(&mut small), &ctx)
+        .is_none());
     let mut out = Counting::default();
     vertices.encode_all(&mut out, &ctx).unwrap();
     assert_eq!(out.bytes, bytes);
