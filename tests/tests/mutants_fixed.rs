@@ -15,8 +15,8 @@ use mmd_formats::fixed::fixed_one;
 use mmd_formats::pmx::{PmxContext, Vertices, Weight};
 use mmd_formats::vmd::BoneKey;
 use mmd_formats::{
-    BoneIndex, Decode, Encode, FixedBytes, FixedOut, Input, IoInput, Output, Seq, SliceInput,
-    TextEncoding, VertexIndex,
+    BoneIndex, Decode, Encode, FixedBytes, FixedOut, Input, IoInput, Output, PmxText, Seq,
+    SliceInput, TextEncoding, VertexIndex,
 };
 use mmd_tests::SpanOutput;
 use std::io::Cursor;
@@ -406,6 +406,32 @@ fn vertices_go_out_a_block_at_a_time() {
         out.writes,
         bytes.len()
     );
+}
+
+#[test]
+fn text_writes_on_the_fixed_path_in_the_headers_encoding() {
+    // Seed 000: PMX text is an i32 byte length, then that many bytes in the encoding the
+    // header names (0 UTF-16LE, 1 UTF-8). Text in the other encoding than the header's is
+    // refused by the ordinary writer, so the fixed one declines it.
+    let utf16 = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [1; 6]);
+    let utf8 = PmxContext::new(2.0, TextEncoding::Utf8, 0, [1; 6]);
+    let bytes = [4u8, 0, 0, 0, 0x1D, 0x52, 0xF3, 0x97]; // "初音" in UTF-16LE (U+521D U+97F3)
+    let text = PmxText::decode(&mut SliceInput::new(&bytes), &utf16).unwrap();
+    assert_eq!(text.to_str().as_deref(), Some("初音"));
+    let mut buf = [0u8; 8];
+    let mut out = FixedOut::new(&mut buf);
+    assert_eq!(text.encode_fixed(&mut out, &utf16), Some(()));
+    assert_eq!(out.written(), 8);
+    assert_eq!(buf, bytes);
+    let mut buf = [0u8; 8];
+    assert!(text
+        .encode_fixed(&mut FixedOut::new(&mut buf), &utf8)
+        .is_none());
+    assert!(text.encode(&mut Vec::new(), &utf8).is_err());
+    let mut small = [0u8; 7];
+    assert!(text
+        .encode_fixed(&mut FixedOut::new(&mut small), &utf16)
+        .is_none());
 }
 
 #[test]
