@@ -435,6 +435,46 @@ fn text_writes_on_the_fixed_path_in_the_headers_encoding() {
 }
 
 #[test]
+fn runs_of_indices_go_out_a_block_at_a_time_and_stop_at_one_that_does_not_fit() {
+    // Seed 000: a PMX face list is a run of vertex indices of the header's width. To an
+    // output that records no spans, a run is written a block (1 KiB) at a time.
+    let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [2; 6]);
+    let faces: Vec<VertexIndex> = (0..3000u32)
+        .map(|i| VertexIndex::new(i as usize * 20).unwrap())
+        .collect();
+    let expected: Vec<u8> = (0..3000u32)
+        .flat_map(|i| ((i * 20) as u16).to_le_bytes())
+        .collect();
+    let mut out = Counting::default();
+    faces.encode_all(&mut out, &ctx).unwrap();
+    assert_eq!(out.bytes, expected);
+    assert!(
+        out.writes * 512 <= expected.len(),
+        "{} writes for {} bytes",
+        out.writes,
+        expected.len()
+    );
+    // Bone indices of width 1 hold -128..=127: the eleventh (300) does not fit. The write
+    // fails there, with its index in the path, though later blocks would fit.
+    let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [1; 6]);
+    let mut bones: Vec<BoneIndex> = (0..3000)
+        .map(|i| BoneIndex::new(i % 100).unwrap())
+        .collect();
+    bones[10] = BoneIndex::new(300).unwrap();
+    let e = bones
+        .encode_all(&mut Counting::default(), &ctx)
+        .unwrap_err();
+    assert_eq!(e.path_string(), "[10]", "{e}");
+    let e = faces
+        .encode_all(
+            &mut Counting::default(),
+            &PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [1; 6]),
+        )
+        .unwrap_err();
+    assert_eq!(e.path_string(), "[13]", "{e}");
+}
+
+#[test]
 fn fixed_one_reads_from_memory_and_steps_over_the_value() {
     let mut bytes = bone_key_bytes(3);
     bytes.extend_from_slice(&[0xEE, 0xEF]);
