@@ -138,3 +138,12 @@ fn block_counts_list_the_blocks_with_keys_in_file_order() {
     assert_eq!(BlockCounts::default().nonzero(), []);
     assert_eq!(BlockCounts::default().to_string(), "none");
 }
+
+#[test]
+fn the_smallest_pmx_vertex_is_38_bytes() {
+    // Seed 000: position (12), normal (12), UV (8), no additional UV, the weight type (1),
+    // BDEF1's one bone index at the narrowest width (1), the edge scale (4). The reader's
+    // count check holds a vertex count to the bytes left at this size.
+    use mmd_formats::pmx::Vertex;
+    assert_eq!(<Vertex as Describe>::MIN_SIZE, 38);
+}
