@@ -90,9 +90,12 @@ EOF
         patch -s -p0 "$file" <"$diff"
         if ! cargo test -q -p mmd-tests -p mmd-formats --lib "${tests[@]}" --no-run >/dev/null 2>&1; then
             verdict="UNVIABLE"
-        elif cargo test -q -p mmd-tests -p mmd-formats --lib "${tests[@]}" >/dev/null 2>&1; then
+        elif timeout 300 cargo test -q -p mmd-tests -p mmd-formats --lib "${tests[@]}" >/dev/null 2>&1; then
             verdict="SURVIVES"
             survived=$((survived + 1))
+        elif [ $? -eq 124 ]; then
+            verdict="KILLED (a test hangs: 300 s)"
+            killed=$((killed + 1))
         else
             verdict="KILLED"
             killed=$((killed + 1))
