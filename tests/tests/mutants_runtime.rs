@@ -534,3 +534,79 @@ fn a_context_fault_in_an_array_of_numbers_is_placed_at_its_element() {
     assert_eq!(e.offset(), 0xa, "{e}");
     assert_eq!(e.path_string(), "settings.limits[1]", "{e}");
 }
+
+// ---------------------------------------------------------------------------------------
+// Input (`io.rs`): the provided methods, for an input that implements only the required ones
+// ---------------------------------------------------------------------------------------
+
+/// An input with only `Input`'s required methods; it counts the calls to `read_into`.
+struct Minimal {
+    data: Vec<u8>,
+    pos: usize,
+    reads: usize,
+}
+
+impl mmd_formats::Input for Minimal {
+    fn position(&self) -> u64 {
+        self.pos as u64
+    }
+    fn end(&self) -> u64 {
+        self.data.len() as u64
+    }
+    fn read_into(&mut self, buf: &mut [u8]) -> mmd_formats::Result<()> {
+        self.reads += 1;
+        let end = self.pos + buf.len();
+        let Some(src) = self.data.get(self.pos..end) else {
+            return Err(Error::truncated(
+                self.pos as u64,
+                buf.len() as u64,
+                self.data.len() as u64,
+            ));
+        };
+        buf.copy_from_slice(src);
+        self.pos = end;
+        Ok(())
+    }
+}
+
+#[test]
+fn an_input_with_only_the_required_methods_reads_through_the_defaults() {
+    // A user's own input (a stream, a memory map) implements three methods; the rest of
+    // `Input` is provided: a stream by default, never in memory, read in 64 KiB chunks so
+    // that memory grows with the bytes actually read, and skipping by reading.
+    use mmd_formats::Input;
+    let data: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+    let mut input = Minimal {
+        data: data.clone(),
+        pos: 0,
+        reads: 0,
+    };
+    assert!(!input.holds_all());
+    assert!(input.in_memory().is_none());
+    assert_eq!(input.remaining(), 200_000);
+    assert!(!input.at_end());
+    assert_eq!(input.read_array::<2>().unwrap(), [0, 1]);
+    input.skip(3).unwrap();
+    assert_eq!(input.position(), 5);
+    assert_eq!(input.read_array::<1>().unwrap(), [5]);
+    input.reads = 0;
+    let bytes = input.read_vec(150_000).unwrap();
+    assert_eq!(bytes, data[6..150_006]);
+    assert_eq!(input.reads, 3, "150,000 bytes in chunks of 64 KiB");
+    let sum = input
+        .read_with(10, |b| b.iter().map(|&x| u32::from(x)).sum::<u32>())
+        .unwrap();
+    assert_eq!(
+        sum,
+        data[150_006..150_016].iter().map(|&x| u32::from(x)).sum()
+    );
+    // More than is left: an error at the position, and nothing read.
+    let left = input.remaining();
+    let e = input.read_vec(left + 1).unwrap_err();
+    assert!(e.is_truncated(), "{e}");
+    assert_eq!(e.offset(), 150_016, "{e}");
+    assert_eq!(input.position(), 150_016);
+    assert_eq!(input.read_vec(left).unwrap(), data[150_016..]);
+    assert!(input.at_end());
+    assert_eq!(input.read_vec(0).unwrap(), Vec::<u8>::new());
+}
