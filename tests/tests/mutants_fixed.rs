@@ -369,6 +369,25 @@ impl Output for Counting {
     }
 }
 
+/// `write` into an output that counts its writes gives `expected`, at least `per_write`
+/// bytes a write on average.
+#[track_caller]
+fn written_in_blocks(
+    expected: &[u8],
+    per_write: usize,
+    write: impl FnOnce(&mut Counting) -> mmd_formats::Result<()>,
+) {
+    let mut out = Counting::default();
+    write(&mut out).unwrap();
+    assert_eq!(out.bytes, expected);
+    assert!(
+        out.writes * per_write <= expected.len(),
+        "{} writes for {} bytes",
+        out.writes,
+        expected.len()
+    );
+}
+
 #[test]
 fn vertices_go_out_a_block_at_a_time() {
     // To an output that records no spans, `Vertices` writes a few hundred bytes at a time
@@ -397,15 +416,7 @@ fn vertices_go_out_a_block_at_a_time() {
     assert!(vertices
         .encode_fixed_all(&mut FixedOut::new(&mut small), &ctx)
         .is_none());
-    let mut out = Counting::default();
-    vertices.encode_all(&mut out, &ctx).unwrap();
-    assert_eq!(out.bytes, bytes);
-    assert!(
-        out.writes * 128 <= bytes.len(),
-        "{} writes for {} bytes",
-        out.writes,
-        bytes.len()
-    );
+    written_in_blocks(&bytes, 128, |out| vertices.encode_all(out, &ctx));
 }
 
 #[test]
@@ -445,15 +456,7 @@ fn runs_of_indices_go_out_a_block_at_a_time_and_stop_at_one_that_does_not_fit() 
     let expected: Vec<u8> = (0..3000u32)
         .flat_map(|i| ((i * 20) as u16).to_le_bytes())
         .collect();
-    let mut out = Counting::default();
-    faces.encode_all(&mut out, &ctx).unwrap();
-    assert_eq!(out.bytes, expected);
-    assert!(
-        out.writes * 512 <= expected.len(),
-        "{} writes for {} bytes",
-        out.writes,
-        expected.len()
-    );
+    written_in_blocks(&expected, 512, |out| faces.encode_all(out, &ctx));
     // Bone indices of width 1 hold -128..=127: the eleventh (300) does not fit. The write
     // fails there, with its index in the path, though later blocks would fit.
     let ctx = PmxContext::new(2.0, TextEncoding::Utf16Le, 0, [1; 6]);
