@@ -116,8 +116,9 @@ pub fn names_in(e: &Expr) -> (Vec<Ident>, Vec<proc_macro2::Span>) {
 }
 
 /// An expression of the grammar rewritten so that it cannot panic: `a[i]` reads through
-/// `rt::at` and `a + b` (also `-`, `*`, `/`, `%`) through `rt::arith`, each failing with
-/// an `rt::ExprFault` that names the root and place it read. The result is an expression
+/// `rt::at`, `a + b` (also `-`, `*`, `/`, `%`) through `rt::arith`, `a << b` and `a >> b`
+/// through `rt::shift`, `-a` through `rt::neg` and `a as T` (`T` a number type) through
+/// `rt::cast`, each failing with an `rt::ExprFault` that names the root and place it read. The result is an expression
 /// of type `Result<T, rt::ExprFault>` (a plain `Ok(expr)` when there is nothing to check),
 /// `T` being `want` when given (so that a mistaken type is reported at the expression).
 pub fn checked(p: &Paths, e: &Expr, want: Option<&TokenStream>) -> TokenStream {
@@ -178,20 +179,86 @@ fn first_place_any(e: &Expr) -> Option<PlaceExpr> {
     f.0
 }
 
+/// What a node of the expression becomes: a checked call of the runtime, or itself.
+enum Rewrite {
+    /// `a + b` and the rest of `rt::arith`'s operators.
+    Arith(char),
+    /// `a << b`, `a >> b`.
+    Shift(char),
+    /// `-a` (not of a literal: `-1` is a constant, checked by rustc).
+    Neg,
+    /// `a as T`, `T` a number type.
+    Cast(Literal),
+    /// `a[i]`.
+    Index,
+    None,
+}
+
+/// The number types a cast may name (the runtime's `CastTo` targets).
+const CAST_TARGETS: &[&str] = &[
+    "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize", "f32", "f64",
+];
+
+fn rewrite_of(e: &Expr) -> Rewrite {
+    match e {
+        Expr::Binary(b) => match b.op {
+            BinOp::Add(_) => Rewrite::Arith('+'),
+            BinOp::Sub(_) => Rewrite::Arith('-'),
+            BinOp::Mul(_) => Rewrite::Arith('*'),
+            BinOp::Div(_) => Rewrite::Arith('/'),
+            BinOp::Rem(_) => Rewrite::Arith('%'),
+            BinOp::Shl(_) => Rewrite::Shift('<'),
+            BinOp::Shr(_) => Rewrite::Shift('>'),
+            _ => Rewrite::None,
+        },
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match strip_parens(&u.expr) {
+            Expr::Lit(_) => Rewrite::None,
+            _ => Rewrite::Neg,
+        },
+        Expr::Cast(c) => match ungroup(&c.ty) {
+            syn::Type::Path(t) if t.qself.is_none() => match t.path.get_ident() {
+                Some(id) if CAST_TARGETS.contains(&id.to_string().as_str()) => {
+                    Rewrite::Cast(Literal::string(&id.to_string()))
+                }
+                _ => Rewrite::None,
+            },
+            _ => Rewrite::None,
+        },
+        Expr::Index(_) => Rewrite::Index,
+        _ => Rewrite::None,
+    }
+}
+
+/// `t` without the invisible group a `macro_rules!` substitution puts around it (`$t`) or
+/// parentheses.
+fn ungroup(t: &syn::Type) -> &syn::Type {
+    match t {
+        syn::Type::Group(g) => ungroup(&g.elem),
+        syn::Type::Paren(p) => ungroup(&p.elem),
+        other => other,
+    }
+}
+
+/// `e` without the parentheses around it (an argument of a generated call needs none,
+/// and rustc warns about them).
+fn strip_parens(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip_parens(&p.expr),
+        other => other,
+    }
+}
+
+/// True for what a rewritten node is (a call ending in `?`, or a parenthesized element
+/// read), which binds tighter than any operator around it: parentheses around it are
+/// redundant wherever it stands.
+fn is_atomic(e: &Expr) -> bool {
+    matches!(e, Expr::Try(_) | Expr::Paren(_))
+}
+
 impl VisitMut for Checked<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         // What the rewrite needs is read before the parts below are rewritten.
-        let op = match &*e {
-            Expr::Binary(b) => match b.op {
-                BinOp::Add(_) => Some('+'),
-                BinOp::Sub(_) => Some('-'),
-                BinOp::Mul(_) => Some('*'),
-                BinOp::Div(_) => Some('/'),
-                BinOp::Rem(_) => Some('%'),
-                _ => None,
-            },
-            _ => None,
-        };
+        let rewrite = rewrite_of(e);
         let text = Literal::string(&expr_text(e));
         let (root, place) = match &*e {
             Expr::Index(ix) => root_and_place(self.p, &ix.expr),
@@ -199,20 +266,39 @@ impl VisitMut for Checked<'_> {
         };
         syn::visit_mut::visit_expr_mut(self, e);
         let rt = &self.p.rt;
-        match e {
-            Expr::Index(ix) => {
-                let (base, index) = (&ix.expr, &ix.index);
-                *e = syn::parse_quote! { (*#rt::at(&(#base), #index, #root, #place)?) };
+        let new: Option<Expr> = match (&*e, rewrite) {
+            (Expr::Index(ix), Rewrite::Index) => {
+                let (base, index) = (strip_parens(&ix.expr), strip_parens(&ix.index));
+                Some(syn::parse_quote! { (*#rt::at(&(#base), #index, #root, #place)?) })
+            }
+            (Expr::Binary(b), Rewrite::Arith(op)) => {
+                let (l, r) = (strip_parens(&b.left), strip_parens(&b.right));
+                Some(syn::parse_quote! { #rt::arith(#l, #op, #r, #text, #root, #place)? })
+            }
+            (Expr::Binary(b), Rewrite::Shift(op)) => {
+                let (l, r) = (strip_parens(&b.left), strip_parens(&b.right));
+                Some(syn::parse_quote! { #rt::shift(#l, #op, #r, #text, #root, #place)? })
+            }
+            (Expr::Unary(u), Rewrite::Neg) => {
+                let x = strip_parens(&u.expr);
+                Some(syn::parse_quote! { #rt::neg(#x, #text, #root, #place)? })
+            }
+            (Expr::Cast(c), Rewrite::Cast(name)) => {
+                let (x, ty) = (strip_parens(&c.expr), &c.ty);
+                Some(syn::parse_quote! {
+                    #rt::cast::<_, #ty>(#x, #name, #text, #root, #place)?
+                })
+            }
+            // Parentheses the user wrote around what is now a call are redundant, and
+            // rustc would warn about them at the user's code.
+            (Expr::Paren(p), _) if is_atomic(&p.expr) => Some((*p.expr).clone()),
+            _ => None,
+        };
+        if let Some(new) = new {
+            if !matches!(e, Expr::Paren(_)) {
                 self.changed = true;
             }
-            Expr::Binary(b) => {
-                if let Some(op) = op {
-                    let (l, r) = (&b.left, &b.right);
-                    *e = syn::parse_quote! { #rt::arith(#l, #op, #r, #text, #root, #place)? };
-                    self.changed = true;
-                }
-            }
-            _ => {}
+            *e = new;
         }
     }
 }

@@ -163,6 +163,215 @@ pub fn arith<T: Arith>(
     })
 }
 
+/// Numbers an expression may negate (`-x`): the signed integers, checked for overflow
+/// (`-i32::MIN` has no `i32`), and the floats.
+#[diagnostic::on_unimplemented(
+    message = "`-` of `{Self}`: only signed integers and floats have a negative",
+    label = "negated here",
+    note = "an unsigned value negated has no value of its type; cast it to a signed type first (`-(*x as i64)`)"
+)]
+pub trait ArithNeg: Copy + std::fmt::Display {
+    /// `-self`, or `None` where an integer would overflow.
+    fn neg_checked(self) -> Option<Self>;
+}
+
+macro_rules! neg_int {
+    ($($t:ty),*) => {$(
+        impl ArithNeg for $t {
+            #[inline]
+            fn neg_checked(self) -> Option<Self> {
+                self.checked_neg()
+            }
+        }
+    )*};
+}
+neg_int!(i8, i16, i32, i64, isize);
+
+impl ArithNeg for f32 {
+    #[inline]
+    fn neg_checked(self) -> Option<Self> {
+        Some(-self)
+    }
+}
+
+impl ArithNeg for f64 {
+    #[inline]
+    fn neg_checked(self) -> Option<Self> {
+        Some(-self)
+    }
+}
+
+/// `-a` of an expression (`text` as written): overflow is a fault, never a panic.
+#[inline]
+pub fn neg<T: ArithNeg>(
+    a: T,
+    text: &'static str,
+    root: &'static str,
+    place: &'static [Segment],
+) -> std::result::Result<T, ExprFault> {
+    a.neg_checked().ok_or_else(|| ExprFault {
+        root,
+        place,
+        expected: format!("`{text}` in range"),
+        found: format!("-({a}), which overflows"),
+    })
+}
+
+/// Integers an expression may shift (`a << b`, `a >> b`) by an integer amount: an amount
+/// that is negative or not below the width in bits is a fault, as Rust would panic.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` shifted by `{B}`: expressions shift integers by integers",
+    label = "shifted here"
+)]
+pub trait Shift<B>: Copy + std::fmt::Display {
+    /// `self << by` (`op` `'<'`) or `self >> by` (`'>'`), or `None` for a bad amount.
+    fn shift(self, op: char, by: B) -> Option<Self>;
+}
+
+macro_rules! shift_int {
+    ($($a:ty),*) => {$( shift_int!(@by $a; u8, u16, u32, u64, usize, i8, i16, i32, i64, isize); )*};
+    (@by $a:ty; $($b:ty),*) => {$(
+        impl Shift<$b> for $a {
+            #[inline]
+            fn shift(self, op: char, by: $b) -> Option<Self> {
+                let n = u32::try_from(by).ok()?;
+                if op == '<' {
+                    self.checked_shl(n)
+                } else {
+                    self.checked_shr(n)
+                }
+            }
+        }
+    )*};
+}
+shift_int!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+/// `a << b` or `a >> b` of an expression (`text` as written, `op` its first character):
+/// a shift by a negative amount, or by the width of `a` or more, is a fault.
+#[inline]
+pub fn shift<A: Shift<B>, B: Copy + std::fmt::Display>(
+    a: A,
+    op: char,
+    b: B,
+    text: &'static str,
+    root: &'static str,
+    place: &'static [Segment],
+) -> std::result::Result<A, ExprFault> {
+    a.shift(op, b).ok_or_else(|| ExprFault {
+        root,
+        place,
+        expected: format!("`{text}` shifted by 0 to {} bits", 8 * size_of::<A>() - 1),
+        found: format!("{a} {op}{op} {b}"),
+    })
+}
+
+/// The casts an expression may make (`x as u16`): between integers only when the value
+/// is kept (`300 as u8` is a fault, not 44); an integer to a float as Rust rounds it; a
+/// float to an integer when it is finite and its whole part fits; a `bool` to an integer
+/// as 0 or 1.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cast to `{T}`: expressions cast between numbers (and `bool` to integers)",
+    label = "cast here"
+)]
+pub trait CastTo<T>: Copy + std::fmt::Display {
+    /// The value as a `T`, or `None` where it does not fit.
+    fn cast_to(self) -> Option<T>;
+}
+
+macro_rules! cast_from_int {
+    ($($s:ty),*) => {$( cast_from_int!(@to $s; u8, u16, u32, u64, usize, i8, i16, i32, i64, isize); )*};
+    (@to $s:ty; $($t:ty),*) => {$(
+        impl CastTo<$t> for $s {
+            #[inline]
+            fn cast_to(self) -> Option<$t> {
+                <$t>::try_from(self).ok()
+            }
+        }
+    )*
+        impl CastTo<f32> for $s {
+            #[inline]
+            fn cast_to(self) -> Option<f32> {
+                Some(self as f32)
+            }
+        }
+        impl CastTo<f64> for $s {
+            #[inline]
+            fn cast_to(self) -> Option<f64> {
+                Some(self as f64)
+            }
+        }
+    };
+}
+cast_from_int!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+macro_rules! cast_from_float {
+    ($($s:ty),*) => {$( cast_from_float!(@to $s; u8, u16, u32, u64, usize, i8, i16, i32, i64, isize); )*};
+    (@to $s:ty; $($t:ty),*) => {$(
+        impl CastTo<$t> for $s {
+            #[inline]
+            fn cast_to(self) -> Option<$t> {
+                if !self.is_finite() {
+                    return None;
+                }
+                // Through i128, which holds every whole part that fits a 64-bit type
+                // exactly and saturates beyond (where no target fits either).
+                <$t>::try_from(self.trunc() as i128).ok()
+            }
+        }
+    )*
+        impl CastTo<f32> for $s {
+            #[inline]
+            fn cast_to(self) -> Option<f32> {
+                Some(self as f32)
+            }
+        }
+        impl CastTo<f64> for $s {
+            #[inline]
+            fn cast_to(self) -> Option<f64> {
+                Some(self as f64)
+            }
+        }
+    };
+}
+cast_from_float!(f32, f64);
+
+macro_rules! cast_from_bool {
+    ($($t:ty),*) => {$(
+        impl CastTo<$t> for bool {
+            #[inline]
+            fn cast_to(self) -> Option<$t> {
+                Some(<$t>::from(u8::from(self)))
+            }
+        }
+    )*};
+}
+cast_from_bool!(u8, u16, u32, u64, usize, i16, i32, i64, isize);
+
+impl CastTo<i8> for bool {
+    #[inline]
+    fn cast_to(self) -> Option<i8> {
+        Some(i8::from(self))
+    }
+}
+
+/// `a as T` of an expression (`text` as written, `ty` the target's name): a value the
+/// target type does not hold is a fault, never a silent wrap.
+#[inline]
+pub fn cast<S: CastTo<T>, T>(
+    a: S,
+    ty: &'static str,
+    text: &'static str,
+    root: &'static str,
+    place: &'static [Segment],
+) -> std::result::Result<T, ExprFault> {
+    a.cast_to().ok_or_else(|| ExprFault {
+        root,
+        place,
+        expected: format!("`{text}` in range of {ty}"),
+        found: format!("{a}, which {ty} does not hold"),
+    })
+}
+
 /// "bone index width 3": what a fault found.
 #[cold]
 pub fn member_found<T: std::fmt::Display>(label: &str, value: &T) -> String {
