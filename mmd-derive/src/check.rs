@@ -239,8 +239,9 @@ fn tag_value(cx: &Ctxt, e: &Expr, spec: &TagSpec) -> Option<TagValue> {
     }
 }
 
-/// Checks the names an expression uses: earlier fields (and, with `this_too`, the field
-/// `here` itself: a context computed after it), and `ctx` only where there is one.
+/// Checks an expression: that it is in the expression language (but for `switch_ctx`),
+/// and the names it uses: earlier fields (and, with `this_too`, the field `here` itself:
+/// a context computed after it), and `ctx` only where there is one.
 #[allow(clippy::too_many_arguments)]
 fn check_expr(
     cx: &Ctxt,
@@ -252,6 +253,12 @@ fn check_expr(
     has_ctx: bool,
     type_name: &str,
 ) {
+    // `switch_ctx` is opaque to the descriptors: any Rust expression.
+    if keyword != "switch_ctx" {
+        if let Err(err) = crate::tree::check(e) {
+            cx.syn_error(err);
+        }
+    }
     let (names, selfs) = crate::place::names_in(e);
     for span in selfs {
         cx.syn_error(syn::Error::new(

@@ -178,6 +178,9 @@ fn parse<'a>(
 /// Every single name in a member expression must be a parameter (members are computed
 /// from the parameters only, so that each one is a statement of its own).
 fn check_names(cx: &Ctxt, e: &Expr, params: &[String], member: &Ident) {
+    if let Err(err) = crate::tree::check(e) {
+        cx.syn_error(err);
+    }
     for id in crate::place::names_in(e).0 {
         let name = id.to_string();
         if !params.contains(&name) {
@@ -390,7 +393,7 @@ fn generate(c: &Context) -> TokenStream {
         let n = Literal::string(&m.ident.to_string());
         let d = Literal::string(&m.doc);
         let t = Literal::string(&type_text(m.ty));
-        let f = Literal::string(&expr_text(&m.from));
+        let f = crate::tree::expression(p, &m.from);
         let label = Literal::string(&m.label);
         let valid = match &m.valid {
             Some(v) => {

@@ -42,7 +42,7 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
                 })
             }
             Repeat::Len(e) => {
-                let t = Literal::string(&expr_text(e));
+                let t = crate::tree::expression(p, e);
                 quote!(#layout::Repeat::Len(#t))
             }
             Repeat::Rest => quote!(#layout::Repeat::Rest),
@@ -50,16 +50,23 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
         let presence = match &shape.presence {
             Presence::Always => quote!(#layout::Presence::Always),
             Presence::If(c) => {
-                let t = Literal::string(&expr_text(c));
+                let t = crate::tree::expression(p, c);
                 quote!(#layout::Presence::If(#t))
             }
             Presence::UnlessEof => quote!(#layout::Presence::UnlessEof),
             Presence::IfUnlessEof(c) => {
-                let t = Literal::string(&expr_text(c));
+                let t = crate::tree::expression(p, c);
                 quote!(#layout::Presence::IfUnlessEof(#t))
             }
         };
-        let select = opt_str(p, shape.select.as_ref().map(expr_text));
+        let select = match &shape.select {
+            Some(e) => {
+                let t = crate::tree::expression(p, e);
+                let some = p.some.clone();
+                quote!(#some(#t))
+            }
+            None => none.clone(),
+        };
         let switch = opt_str(
             p,
             shape
@@ -72,7 +79,7 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
             Some(c) => {
                 let ty = &c.ty;
                 let dc = p.describe_context.clone();
-                let args = c.args.iter().map(|a| Literal::string(&expr_text(a)));
+                let args = c.args.iter().map(|a| crate::tree::expression(p, a));
                 let some = p.some.clone();
                 quote!(#some(#layout::ContextSwitch {
                     layout: <#ty as #dc>::context_layout,

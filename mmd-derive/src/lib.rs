@@ -19,6 +19,7 @@ mod paths;
 mod place;
 mod read;
 mod switch;
+mod tree;
 mod walk;
 mod write;
 

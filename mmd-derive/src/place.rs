@@ -194,11 +194,6 @@ enum Rewrite {
     None,
 }
 
-/// The number types a cast may name (the runtime's `CastTo` targets).
-const CAST_TARGETS: &[&str] = &[
-    "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize", "f32", "f64",
-];
-
 fn rewrite_of(e: &Expr) -> Rewrite {
     match e {
         Expr::Binary(b) => match b.op {
@@ -215,27 +210,12 @@ fn rewrite_of(e: &Expr) -> Rewrite {
             Expr::Lit(_) => Rewrite::None,
             _ => Rewrite::Neg,
         },
-        Expr::Cast(c) => match ungroup(&c.ty) {
-            syn::Type::Path(t) if t.qself.is_none() => match t.path.get_ident() {
-                Some(id) if CAST_TARGETS.contains(&id.to_string().as_str()) => {
-                    Rewrite::Cast(Literal::string(&id.to_string()))
-                }
-                _ => Rewrite::None,
-            },
-            _ => Rewrite::None,
+        Expr::Cast(c) => match crate::tree::cast_target(&c.ty) {
+            Some(name) => Rewrite::Cast(Literal::string(&name)),
+            None => Rewrite::None,
         },
         Expr::Index(_) => Rewrite::Index,
         _ => Rewrite::None,
-    }
-}
-
-/// `t` without the invisible group a `macro_rules!` substitution puts around it (`$t`) or
-/// parentheses.
-fn ungroup(t: &syn::Type) -> &syn::Type {
-    match t {
-        syn::Type::Group(g) => ungroup(&g.elem),
-        syn::Type::Paren(p) => ungroup(&p.elem),
-        other => other,
     }
 }
 

@@ -176,7 +176,7 @@ pub enum Repeat {
         count_prim: Prim,
     },
     /// The number of values is given by an expression over earlier fields or the context.
-    Len(&'static str),
+    Len(Expression),
     /// Every byte up to the end of the input.
     Rest,
 }
@@ -187,11 +187,11 @@ pub enum Presence {
     /// Always.
     Always,
     /// Only when the condition (over earlier fields and the context) holds.
-    If(&'static str),
+    If(Expression),
     /// Unless the input ends exactly where the field would start.
     UnlessEof,
     /// When the condition holds and the input has not ended.
-    IfUnlessEof(&'static str),
+    IfUnlessEof(Expression),
 }
 
 /// One field of a struct or variant.
@@ -214,7 +214,7 @@ pub struct FieldLayout {
     /// When present.
     pub presence: Presence,
     /// For a field whose enum is selected by earlier fields: the selecting expression.
-    pub select: Option<&'static str>,
+    pub select: Option<Expression>,
     /// When the context changes after this field: the switch as written
     /// (`PmxContext(header)` for a declared context, else the expression).
     pub switch_ctx: Option<&'static str>,
@@ -231,7 +231,174 @@ pub struct ContextSwitch {
     pub layout: fn() -> &'static ContextLayout,
     /// One expression per parameter of the context, over the fields read so far
     /// (the field carrying the switch included).
-    pub args: &'static [&'static str],
+    pub args: &'static [Expression],
+}
+
+/// An expression of the grammar (a length, a condition, a selector, a context argument
+/// or member): the text as written, for the reference, and the same expression as a
+/// tree, for the renderers. The derive builds both from the source and refuses, where
+/// the expression is written, a form the tree cannot hold (see [`Expr`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Expression {
+    /// The expression as written (`*flags & 1 != 0`).
+    pub text: &'static str,
+    /// The expression as a tree.
+    pub tree: &'static Expr,
+}
+
+impl std::fmt::Display for Expression {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.text)
+    }
+}
+
+/// An expression of the grammar as a tree: what the derive accepts in `len`, `if`,
+/// `select`, context arguments and context members, each node a form every renderer
+/// (reader, writer, Markdown, JSON Schema, Kaitai `.ksy`) can state. `*x` and `&x` are
+/// the value of `x` and parentheses only group: neither has a node.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Expr {
+    /// An integer literal (`2`, `0x10`, `3u8`; a negative one is [`UnOp::Neg`] of it).
+    Int(u64),
+    /// A float literal, as written (`2.05`).
+    Float(&'static str),
+    /// `true` or `false`.
+    Bool(bool),
+    /// A byte-string literal (`b"VMD"`), only as the argument of [`Helper::StartsWith`].
+    Bytes(&'static [u8]),
+    /// A name: an earlier field of the record (`flags`), or a parameter of the context
+    /// whose member is computed (`header`).
+    Name(&'static str),
+    /// A member of the context in force (`ctx.bones`).
+    Ctx(&'static str),
+    /// A field of a record value (`header.globals`; `pair.0` as `"0"`).
+    Field(&'static Expr, &'static str),
+    /// An element of a sequence (`header.globals[2]`); a missing element is an error.
+    Index(&'static Expr, &'static Expr),
+    /// A named constant of a flag type (`BoneFlags::IK`).
+    Flag {
+        /// The flag type (`BoneFlags`).
+        ty: &'static str,
+        /// The constant (`IK`).
+        name: &'static str,
+    },
+    /// `-x` or `!x`.
+    Unary(UnOp, &'static Expr),
+    /// `a OP b`.
+    Binary(BinOp, &'static Expr, &'static Expr),
+    /// `if c { a } else { b }` (`else if` nests another).
+    If(&'static Expr, &'static Expr, &'static Expr),
+    /// `x as T`, `T` a number type (`u8` to `u64`, `i8` to `i64`, `usize`, `isize`, `f32`,
+    /// `f64`); between integers a value the target does not hold is an error.
+    Cast(&'static Expr, &'static str),
+    /// A helper, its receiver first (`ctx.morphs.saturating_sub(1)` is
+    /// `Call(SaturatingSub, [ctx.morphs, 1])`).
+    Call(Helper, &'static [Expr]),
+}
+
+/// A unary operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    /// `-x` (of a signed integer or a float; overflow is an error).
+    Neg,
+    /// `!x`: logical not of a `bool`, bitwise not of an integer.
+    Not,
+}
+
+/// A binary operator. Arithmetic between integers that overflows (or divides by 0, or
+/// shifts by a negative amount or the width or more) is an error, never a panic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`.
+    Add,
+    /// `-`.
+    Sub,
+    /// `*`.
+    Mul,
+    /// `/` (integer division truncates toward 0).
+    Div,
+    /// `%` (the remainder has the sign of the dividend).
+    Rem,
+    /// `<<`.
+    Shl,
+    /// `>>` (arithmetic for signed integers).
+    Shr,
+    /// `&`.
+    BitAnd,
+    /// `|`.
+    BitOr,
+    /// `^`.
+    BitXor,
+    /// `==`.
+    Eq,
+    /// `!=`.
+    Ne,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
+    /// `&&`.
+    And,
+    /// `||`.
+    Or,
+}
+
+impl BinOp {
+    /// The operator as Rust writes it (`<<`, `&&`).
+    pub const fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+        }
+    }
+}
+
+/// The helpers an expression may call, as methods of their first argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Helper {
+    /// `x.len()`: the number of elements of a sequence (or bytes of a byte array).
+    Len,
+    /// `a.saturating_sub(b)`: `a - b`, or 0 where that would be below 0 (unsigned).
+    SaturatingSub,
+    /// `flags.contains(BITS)`: every bit of `BITS` is set in the flag field.
+    Contains,
+    /// `flags.intersects(BITS)`: some bit of `BITS` is set in the flag field.
+    Intersects,
+    /// `bytes.starts_with(b"...")`: a byte field starts with printable ASCII bytes.
+    StartsWith,
+}
+
+impl Helper {
+    /// The method's name (`saturating_sub`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Helper::Len => "len",
+            Helper::SaturatingSub => "saturating_sub",
+            Helper::Contains => "contains",
+            Helper::Intersects => "intersects",
+            Helper::StartsWith => "starts_with",
+        }
+    }
 }
 
 /// How the reference names a file format (on its root type).
@@ -282,7 +449,7 @@ pub struct ContextMember {
     /// Its Rust type, as written.
     pub ty: &'static str,
     /// The expression it is computed from, over the context's parameters.
-    pub from: &'static str,
+    pub from: Expression,
     /// The values it accepts, as written (`["1", "2", "4"]`); any other value is a read
     /// error. `None`: every value is accepted.
     pub valid: Option<&'static [&'static str]>,

@@ -444,7 +444,7 @@ fn render_context(out: &mut String, c: &'static ContextLayout) {
             "| `{}` | `{}` | `{}` | {} | {}{} |",
             m.name,
             m.ty,
-            cell(m.from),
+            cell(m.from.text),
             accepted,
             cell(m.doc),
             role

@@ -4,7 +4,7 @@
 //! descriptor the renderers use.
 
 use mmd_formats::file::{decode_all, encode_all};
-use mmd_formats::layout::{ContextRole, DescribeContext};
+use mmd_formats::layout::{ContextRole, DescribeContext, Expr};
 use mmd_formats::{Describe, Index, Mmd, MmdContext, PmxText, TextEncoding};
 use std::io::Cursor;
 
@@ -168,7 +168,7 @@ fn the_context_describes_itself() {
     let members: Vec<_> = l
         .members
         .iter()
-        .map(|m| (m.name, m.from, m.valid, m.role))
+        .map(|m| (m.name, m.from.text, m.valid, m.role))
         .collect();
     assert_eq!(
         members,
@@ -198,7 +198,11 @@ fn the_context_describes_itself() {
         panic!("not a struct")
     };
     let sw = fields[0].context.expect("a declared switch");
-    assert_eq!(sw.args, ["header"]);
+    assert_eq!(sw.args.len(), 1);
+    assert_eq!(
+        (sw.args[0].text, sw.args[0].tree),
+        ("header", &Expr::Name("header"))
+    );
     assert!(std::ptr::eq((sw.layout)(), l));
     assert_eq!(fields[0].switch_ctx, Some("Ctx(header)"));
     // The index leaf names its kind.

@@ -2,16 +2,25 @@
 //! types, sizes, repetition, presence and selection texts; enum tags; flag bits; and the
 //! `SIZE` / `MIN_SIZE` constants. Expected values are worked out by hand from the types.
 
-use mmd_formats::layout::{Body, FieldLayout, Prim, Size, TagSource, TypeLayout};
+use mmd_formats::layout::{
+    BinOp, Body, Expr, FieldLayout, Helper, Presence, Prim, Repeat, Size, TagSource, TypeLayout,
+};
 use mmd_formats::pmx::{Bone, BoneFlags, BoneTail, Material, Weight};
 use mmd_formats::{BoneIndex, Describe, IndexKind, Mmd, PmxText, TextEncoding};
 
-/// One line per field: `name: type size repeat presence [select ..] [switch ..]`.
+/// One line per field: `name: type size repeat presence [select ..] [switch ..]`, each
+/// expression by its text (its tree is checked on its own below).
 fn row(f: &FieldLayout) -> String {
-    let mut s = format!(
-        "{}: {} {:?} {:?} {:?}",
-        f.name, f.ty, f.size, f.repeat, f.presence
-    );
+    let repeat = match f.repeat {
+        Repeat::Len(e) => format!("Len({:?})", e.text),
+        other => format!("{other:?}"),
+    };
+    let presence = match f.presence {
+        Presence::If(e) => format!("If({:?})", e.text),
+        Presence::IfUnlessEof(e) => format!("IfUnlessEof({:?})", e.text),
+        other => format!("{other:?}"),
+    };
+    let mut s = format!("{}: {} {:?} {repeat} {presence}", f.name, f.ty, f.size);
     if let Some(sel) = f.select {
         s.push_str(&format!(" select {sel}"));
     }
@@ -192,6 +201,26 @@ fn every_directive_is_described_in_file_order() {
         ],
     );
     assert_eq!(Everything::SIZE, Size::Variable);
+    // The expressions are trees too: `*` is the value itself, and the operators nest as
+    // Rust groups them (`&` binds tighter than `!=`).
+    let Body::Struct(fields) = &l.body else {
+        unreachable!()
+    };
+    let Presence::If(weight) = fields[1].presence else {
+        panic!("weight is conditional")
+    };
+    assert_eq!(
+        *weight.tree,
+        Expr::Binary(
+            BinOp::Ne,
+            &Expr::Binary(BinOp::BitAnd, &Expr::Name("flags"), &Expr::Int(1)),
+            &Expr::Int(0)
+        )
+    );
+    let Repeat::Len(n) = fields[4].repeat else {
+        panic!("items has a length")
+    };
+    assert_eq!(*n.tree, Expr::Name("n"));
     // magic 4 + flags 1 + count 2 + n 1 + name length 4 + kind (shortest variant) 1
     // + shape (tag 2, Empty 0) 2; conditional, len, end-of-file and rest fields add 0.
     assert_eq!(Everything::MIN_SIZE, 4 + 1 + 2 + 1 + 4 + 1 + 2);
@@ -297,6 +326,30 @@ fn pmx_bone() {
         unreachable!()
     };
     assert_eq!(fields[3].doc, "Parent bone (-1 = none).");
+    // A helper call holds its receiver first; a flag constant names its type and bit.
+    let Presence::If(inherit) = fields[7].presence else {
+        panic!("inherit is conditional")
+    };
+    assert_eq!(
+        *inherit.tree,
+        Expr::Call(
+            Helper::Intersects,
+            &[
+                Expr::Name("flags"),
+                Expr::Binary(
+                    BinOp::BitOr,
+                    &Expr::Flag {
+                        ty: "BoneFlags",
+                        name: "INHERIT_ROTATION"
+                    },
+                    &Expr::Flag {
+                        ty: "BoneFlags",
+                        name: "INHERIT_TRANSLATION"
+                    }
+                ),
+            ]
+        )
+    );
     // Two texts 4 + 4, position 12, parent (1-byte width at least) 1, layer 4, flags 2,
     // tail (the 1-byte bone index variant) 1; the conditional blocks add nothing.
     assert_eq!(Bone::MIN_SIZE, 4 + 4 + 12 + 1 + 4 + 2 + 1);

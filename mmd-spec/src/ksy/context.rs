@@ -5,7 +5,7 @@ use super::{entries, FieldEnv, Renderer};
 use crate::expr::{self, Env};
 use crate::yaml::{doc_entry, Y};
 use mmd_formats::layout::{
-    ContextLayout, ContextMember, ContextRole, ContextSwitch, FieldLayout, TypeLayout,
+    ContextLayout, ContextMember, ContextRole, ContextSwitch, Expr, FieldLayout, TypeLayout,
 };
 use std::rc::Rc;
 
@@ -135,7 +135,11 @@ impl Renderer {
                 .map(|(p, a)| {
                     // A flag field passed as it is keeps its flag type, so that members
                     // may test its bits.
-                    match env.field(a.trim().trim_start_matches('*').trim()) {
+                    let plain = match a.tree {
+                        Expr::Name(n) => env.field(n),
+                        _ => None,
+                    };
+                    match plain {
                         Some((text, Some(flags))) => Ok((p.name, text, Some(flags))),
                         _ => Ok((p.name, expr::translate(&env, a)?, None)),
                     }
@@ -176,7 +180,7 @@ impl Renderer {
                     args: args.clone(),
                     r: self,
                 },
-                m.from,
+                &m.from,
             )
             .map_err(|e| format!("member `{}` of `{}`: {e}", m.name, layout.name))?;
             let mut entry = entries(vec![("value", Y::s(value))]);
@@ -188,7 +192,7 @@ impl Renderer {
                         args: checked.clone(),
                         r: self,
                     },
-                    m.from,
+                    &m.from,
                 )
                 .map_err(|e| format!("member `{}` of `{}`: {e}", m.name, layout.name))?;
                 let v = super::paren(&v);

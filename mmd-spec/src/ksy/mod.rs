@@ -5,7 +5,7 @@
 //!
 //! * a struct: its fields in file order; a counted field is a `num_<field>` count followed
 //!   by the field with `repeat: expr`; a condition becomes `if:`, translated from the
-//!   descriptor's Rust text by [`crate::expr`]; a field that is absent when the file ends
+//!   descriptor's expression tree by [`crate::expr`]; a field that is absent when the file ends
 //!   gets `if: not _io.eof` (a counted one is wrapped in a `<field>_block` type holding its
 //!   count and items, so "absent" and "count 0" stay apart); `rest` is `size-eos: true`;
 //! * a tagged enum: the tag (with a Kaitai enum of the variant names and `valid: in-enum`)
@@ -36,7 +36,7 @@ use crate::yaml::{doc_entry, write_map, Y};
 use crate::Spec;
 use context::Scope;
 use mmd_formats::layout::{
-    Body, FieldLayout, LeafKind, Presence, Prim, Repeat, Shape, TagSource, TypeLayout,
+    Body, Expression, FieldLayout, LeafKind, Presence, Prim, Repeat, Shape, TagSource, TypeLayout,
     VariantLayout,
 };
 use std::collections::{HashMap, VecDeque};
@@ -208,7 +208,8 @@ fn uses_context(l: &'static TypeLayout, seen: &mut Vec<&'static str>) -> bool {
         return false;
     }
     seen.push(l.name);
-    fn mentions_ctx(e: &str) -> bool {
+    // A `switch_ctx` is Rust text, opaque to the descriptors: the word `ctx` in it.
+    fn text_mentions_ctx(e: &str) -> bool {
         e.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .any(|w| w == "ctx")
     }
@@ -233,9 +234,15 @@ fn uses_context(l: &'static TypeLayout, seen: &mut Vec<&'static str>) -> bool {
                 _ => None,
             },
             f.select,
-            f.switch_ctx.filter(|_| f.context.is_none()),
         ];
-        exprs.into_iter().flatten().any(mentions_ctx) || shape_uses((f.shape)(), seen)
+        exprs
+            .into_iter()
+            .flatten()
+            .any(|e| expr::mentions_ctx(e.tree))
+            || f.switch_ctx
+                .filter(|_| f.context.is_none())
+                .is_some_and(text_mentions_ctx)
+            || shape_uses((f.shape)(), seen)
     };
     match &l.body {
         Body::Struct(fields) => fields.iter().any(|f| field_uses(f, seen)),
@@ -667,7 +674,7 @@ pub fn render_ksy(spec: &Spec) -> Result<String, KsyError> {
 }
 
 /// Translates `expr` in the environment of a field.
-fn translate(env: &FieldEnv<'_>, expr: &str) -> Result<String, String> {
+fn translate(env: &FieldEnv<'_>, expr: &Expression) -> Result<String, String> {
     expr::translate(env, expr)
 }
 

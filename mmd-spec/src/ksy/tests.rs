@@ -1,5 +1,5 @@
 use super::*;
-use mmd_formats::layout::{Describe, Presence, Repeat, Shape, Size};
+use mmd_formats::layout::{BinOp, Describe, Expr, Presence, Repeat, Shape, Size};
 
 fn no_layout() -> Option<&'static TypeLayout> {
     None
@@ -40,6 +40,11 @@ const fn field(
     }
 }
 
+const FRAMES: Expression = Expression {
+    text: "ctx.frames",
+    tree: &Expr::Ctx("frames"),
+};
+
 static ODD_FIELDS: [FieldLayout; 5] = [
     field("a", "u8", u8_shape, Repeat::One, Presence::Always, None),
     field(
@@ -47,14 +52,17 @@ static ODD_FIELDS: [FieldLayout; 5] = [
         "u8",
         u8_shape,
         Repeat::One,
-        Presence::If("a.count_ones() > 1"),
+        Presence::If(Expression {
+            text: "later > 1",
+            tree: &Expr::Binary(BinOp::Gt, &Expr::Name("later"), &Expr::Int(1)),
+        }),
         None,
     ),
     field(
         "c",
         "u32",
         u32_shape,
-        Repeat::Len("ctx.frames"),
+        Repeat::Len(FRAMES),
         Presence::Always,
         Some("Other::of(a)"),
     ),
@@ -63,7 +71,7 @@ static ODD_FIELDS: [FieldLayout; 5] = [
         "e",
         "u8",
         u8_shape,
-        Repeat::Len("ctx.frames"),
+        Repeat::Len(FRAMES),
         Presence::Always,
         None,
     ),
@@ -84,7 +92,7 @@ fn every_unknown_part_is_listed() {
     let text = err.to_string();
     assert_eq!(err.problems.len(), 5, "{text}");
     for part in [
-        "Odd.b: cannot translate `a.count_ones() > 1`",
+        "Odd.b: cannot translate `later > 1`: `later` is not an earlier field",
         "Odd.c: cannot translate `ctx.frames`",
         "the context switch `Other::of(a)` is an expression the descriptors do not describe",
         "Odd.d: a type with its own codec that does not describe its layout",

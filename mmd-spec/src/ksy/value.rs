@@ -5,8 +5,8 @@ use super::context::Scope;
 use super::{entries, ident, paren, prim, snake, translate, FieldEnv, Place, Renderer};
 use crate::yaml::{doc_entry, Y};
 use mmd_formats::layout::{
-    Body, ContextRole, FieldLayout, IndexSign, LeafKind, LeafLayout, Presence, Prim, Repeat, Shape,
-    TagSource, TypeLayout,
+    Body, ContextRole, Expression, FieldLayout, IndexSign, LeafKind, LeafLayout, Presence, Prim,
+    Repeat, Shape, TagSource, TypeLayout,
 };
 
 /// The Kaitai form of one value: attribute entries (`type`, `size`, …), and the count of
@@ -30,7 +30,12 @@ impl Elem {
 
 impl Renderer {
     /// The Kaitai form of one value of shape `shape`.
-    fn elem(&mut self, shape: Shape, select: Option<&str>, at: Place<'_>) -> Result<Elem, String> {
+    fn elem(
+        &mut self,
+        shape: Shape,
+        select: Option<Expression>,
+        at: Place<'_>,
+    ) -> Result<Elem, String> {
         let Place { scope, here, .. } = at;
         match shape {
             Shape::Prim(p) => Ok(Elem::plain(
@@ -67,7 +72,7 @@ impl Renderer {
     fn type_elem(
         &mut self,
         l: &'static TypeLayout,
-        select: Option<&str>,
+        select: Option<Expression>,
         at: Place<'_>,
     ) -> Result<Elem, String> {
         let Place { scope, here, .. } = at;
@@ -88,7 +93,7 @@ impl Renderer {
                     here,
                     alias: None,
                 };
-                format!("{id}({})", translate(&env, sel)?)
+                format!("{id}({})", translate(&env, &sel)?)
             }
             (true, None) => return Err(format!("`{}` needs a selector (`select = …`)", l.name)),
             (false, Some(_)) => {
@@ -271,7 +276,7 @@ impl Renderer {
     fn array_type(
         &mut self,
         shape: Shape,
-        select: Option<&str>,
+        select: Option<Expression>,
         at: Place<'_>,
         e: Elem,
     ) -> Result<String, String> {
@@ -314,10 +319,10 @@ impl Renderer {
         };
         let (cond, eof) = match f.presence {
             Presence::Always => (None, false),
-            Presence::If(c) => (Some(translate(&env, c)?), false),
+            Presence::If(c) => (Some(translate(&env, &c)?), false),
             Presence::UnlessEof => (Some("not _io.eof".to_string()), true),
             Presence::IfUnlessEof(c) => (
-                Some(format!("{} and not _io.eof", paren(&translate(&env, c)?))),
+                Some(format!("{} and not _io.eof", paren(&translate(&env, &c)?))),
                 true,
             ),
         };
@@ -375,7 +380,7 @@ impl Renderer {
                     here,
                     alias: None,
                 };
-                let n = translate(&env, len)?;
+                let n = translate(&env, &len)?;
                 let mut m = vec![("id".to_string(), Y::p(id))];
                 if bytes {
                     m.push(("size".into(), Y::s(n)));
