@@ -118,7 +118,7 @@ pub fn names_in(e: &Expr) -> (Vec<Ident>, Vec<proc_macro2::Span>) {
 /// An expression of the grammar rewritten so that it cannot panic: `a[i]` reads through
 /// `rt::at`, `a + b` (also `-`, `*`, `/`, `%`) through `rt::arith`, `a << b` and `a >> b`
 /// through `rt::shift`, `-a` through `rt::neg` and `a as T` (`T` a number type) through
-/// `rt::cast`, each failing with an `rt::ExprFault` that names the root and place it read. The result is an expression
+/// `rt::cast`, `a.abs()` through `rt::abs`, each failing with an `rt::ExprFault` that names the root and place it read. The result is an expression
 /// of type `Result<T, rt::ExprFault>` (a plain `Ok(expr)` when there is nothing to check),
 /// `T` being `want` when given (so that a mistaken type is reported at the expression).
 pub fn checked(p: &Paths, e: &Expr, want: Option<&TokenStream>) -> TokenStream {
@@ -191,6 +191,8 @@ enum Rewrite {
     Cast(Literal),
     /// `a[i]`.
     Index,
+    /// `a.abs()`.
+    Abs,
     None,
 }
 
@@ -215,6 +217,7 @@ fn rewrite_of(e: &Expr) -> Rewrite {
             None => Rewrite::None,
         },
         Expr::Index(_) => Rewrite::Index,
+        Expr::MethodCall(m) if m.method == "abs" && m.args.is_empty() => Rewrite::Abs,
         _ => Rewrite::None,
     }
 }
@@ -262,6 +265,10 @@ impl VisitMut for Checked<'_> {
             (Expr::Unary(u), Rewrite::Neg) => {
                 let x = strip_parens(&u.expr);
                 Some(syn::parse_quote! { #rt::neg(#x, #text, #root, #place)? })
+            }
+            (Expr::MethodCall(m), Rewrite::Abs) => {
+                let x = strip_parens(&m.receiver);
+                Some(syn::parse_quote! { #rt::abs(#x, #text, #root, #place)? })
             }
             (Expr::Cast(c), Rewrite::Cast(name)) => {
                 let (x, ty) = (strip_parens(&c.expr), &c.ty);

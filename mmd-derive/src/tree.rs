@@ -18,6 +18,9 @@ const HELPERS: &[(&str, usize, &str)] = &[
     ("contains", 1, "Contains"),
     ("intersects", 1, "Intersects"),
     ("starts_with", 1, "StartsWith"),
+    ("min", 1, "Min"),
+    ("max", 1, "Max"),
+    ("abs", 0, "Abs"),
 ];
 
 /// The number types a cast may name.
@@ -242,7 +245,7 @@ fn build(p: &Paths, e: &Expr) -> Result<TokenStream, syn::Error> {
                 return Err(refuse(
                     &c.ty,
                     format!(
-                        "a cast to `{}`: expressions cast only to a number type ({})",
+                        "a cast to `{}`, which is not a number type ({})",
                         crate::ast::type_text(&c.ty),
                         CAST_TARGETS.join(", ")
                     ),
@@ -291,6 +294,13 @@ fn build(p: &Paths, e: &Expr) -> Result<TokenStream, syn::Error> {
             let v = syn::Ident::new(variant, proc_macro2::Span::call_site());
             quote!(#x::Call(#layout::Helper::#v, &[#(#args),*]))
         }
+        // `i32::from(x)`: a widening Rust allows only where it keeps every value, so the
+        // same as a cast.
+        Expr::Call(c) if from_call(c).is_some() => {
+            let (ty, arg) = from_call(c).expect("matched");
+            let inner = build(p, arg)?;
+            quote!(#x::Cast(&#inner, #ty))
+        }
         Expr::Call(c) => {
             return Err(refuse(
                 &c.func,
@@ -307,6 +317,22 @@ fn build(p: &Paths, e: &Expr) -> Result<TokenStream, syn::Error> {
             ))
         }
     })
+}
+
+/// `T::from(x)` with `T` a number type: `T`'s name and `x`.
+fn from_call(c: &syn::ExprCall) -> Option<(String, &Expr)> {
+    let Expr::Path(f) = &*c.func else { return None };
+    let segs: Vec<_> = f.path.segments.iter().collect();
+    let [ty, from] = segs.as_slice() else {
+        return None;
+    };
+    let ty = ty.ident.to_string();
+    let ok = f.qself.is_none()
+        && from.ident == "from"
+        && from.arguments.is_none()
+        && CAST_TARGETS.contains(&ty.as_str())
+        && c.args.len() == 1;
+    Some((ty, c.args.first()?)).filter(|_| ok)
 }
 
 /// True for the name `ctx` (through parentheses).

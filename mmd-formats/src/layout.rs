@@ -288,8 +288,9 @@ pub enum Expr {
     Binary(BinOp, &'static Expr, &'static Expr),
     /// `if c { a } else { b }` (`else if` nests another).
     If(&'static Expr, &'static Expr, &'static Expr),
-    /// `x as T`, `T` a number type (`u8` to `u64`, `i8` to `i64`, `usize`, `isize`, `f32`,
-    /// `f64`); between integers a value the target does not hold is an error.
+    /// `x as T` or `T::from(x)`, `T` a number type (`u8` to `u64`, `i8` to `i64`, `usize`,
+    /// `isize`, `f32`, `f64`); between integers a value the target does not hold is an
+    /// error (not a wrap), a float becomes an integer by dropping its fraction.
     Cast(&'static Expr, &'static str),
     /// A helper, its receiver first (`ctx.morphs.saturating_sub(1)` is
     /// `Call(SaturatingSub, [ctx.morphs, 1])`).
@@ -386,6 +387,13 @@ pub enum Helper {
     Intersects,
     /// `bytes.starts_with(b"...")`: a byte field starts with printable ASCII bytes.
     StartsWith,
+    /// `a.min(b)`: the smaller of two numbers.
+    Min,
+    /// `a.max(b)`: the larger of two numbers.
+    Max,
+    /// `x.abs()`: the absolute value (of a signed integer, where `-i32::MIN` is an error,
+    /// or a float).
+    Abs,
 }
 
 impl Helper {
@@ -397,6 +405,9 @@ impl Helper {
             Helper::Contains => "contains",
             Helper::Intersects => "intersects",
             Helper::StartsWith => "starts_with",
+            Helper::Min => "min",
+            Helper::Max => "max",
+            Helper::Abs => "abs",
         }
     }
 }

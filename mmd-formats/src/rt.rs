@@ -217,6 +217,61 @@ pub fn neg<T: ArithNeg>(
     })
 }
 
+/// The receiver of a method an expression calls (`h.abs()`): a number, or a reference
+/// to one (a field is a reference), as Rust's method call takes either.
+pub trait Receiver: Copy {
+    /// The number.
+    type Value;
+    /// The number itself.
+    fn value(self) -> Self::Value;
+}
+
+macro_rules! receiver {
+    ($($t:ty),*) => {$(
+        impl Receiver for $t {
+            type Value = $t;
+            #[inline(always)]
+            fn value(self) -> $t {
+                self
+            }
+        }
+        impl Receiver for &$t {
+            type Value = $t;
+            #[inline(always)]
+            fn value(self) -> $t {
+                *self
+            }
+        }
+    )*};
+}
+receiver!(i8, i16, i32, i64, isize, f32, f64);
+
+/// `a.abs()` of an expression (`text` as written): `i32::MIN.abs()` is a fault, never a
+/// panic.
+#[inline]
+pub fn abs<R>(
+    a: R,
+    text: &'static str,
+    root: &'static str,
+    place: &'static [Segment],
+) -> std::result::Result<R::Value, ExprFault>
+where
+    R: Receiver,
+    R::Value: ArithNeg + PartialOrd + Default,
+{
+    let a = a.value();
+    if a < R::Value::default() {
+        a.neg_checked().ok_or_else(|| ExprFault {
+            root,
+            place,
+            expected: format!("`{text}` in range"),
+            found: format!("the absolute value of {a}, which overflows"),
+        })
+    } else {
+        Ok(a)
+    }
+}
+
 /// Integers an expression may shift (`a << b`, `a >> b`) by an integer amount: an amount
 /// that is negative or not below the width in bits is a fault, as Rust would panic.
 #[diagnostic::on_unimplemented(

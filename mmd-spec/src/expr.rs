@@ -7,7 +7,9 @@
 //! that is not a flag field. Those are errors that name the expression, so a condition
 //! is never dropped.
 
-use mmd_formats::layout::{BinOp, Body, Expr, Expression, Helper, TypeLayout, UnOp};
+use mmd_formats::layout::{
+    BinOp, Body, Expr, Expression, FieldLayout, Helper, Prim, Repeat, Shape, TypeLayout, UnOp,
+};
 
 /// What the translator needs to know about the place an expression is evaluated.
 pub trait Env {
@@ -26,6 +28,135 @@ pub trait Env {
     }
     /// The flag type of this name (`BoneFlags`).
     fn flags_type(&self, name: &str) -> Option<&'static TypeLayout>;
+    /// What the name (an earlier field, a parameter) holds, when known. By default,
+    /// unknown.
+    fn name_ty(&self, name: &str) -> Option<Ty> {
+        let _ = name;
+        None
+    }
+    /// What a context member holds, when known. By default, unknown.
+    fn ctx_ty(&self, name: &str) -> Option<Ty> {
+        let _ = name;
+        None
+    }
+}
+
+/// What a part of an expression holds, as far as the renderer needs to know: Rust and
+/// Kaitai divide, take remainders and cast differently by kind.
+#[derive(Debug, Clone, Copy)]
+pub enum Ty {
+    /// An integer that is never negative (an unsigned type, a literal, a length).
+    Unsigned,
+    /// A signed integer.
+    Signed,
+    /// A float.
+    Float,
+    /// A `bool`.
+    Bool,
+    /// One value of this shape (a record, an array).
+    Value(Shape),
+    /// A sequence of values of this shape (a counted or `len` field, `rest`).
+    Seq(Shape),
+}
+
+impl Ty {
+    /// What a field holds.
+    pub fn of_field(f: &FieldLayout) -> Ty {
+        match f.repeat {
+            Repeat::One => Ty::Value((f.shape)()).kind(),
+            Repeat::Rest => Ty::Seq(Shape::Prim(Prim::U8)),
+            _ => Ty::Seq((f.shape)()),
+        }
+    }
+
+    /// What a value of the Rust type `name` (`u8`, `f32`, `bool`) is.
+    pub fn of_name(name: &str) -> Option<Ty> {
+        Some(match name {
+            "u8" | "u16" | "u32" | "u64" | "usize" => Ty::Unsigned,
+            "i8" | "i16" | "i32" | "i64" | "isize" => Ty::Signed,
+            "f32" | "f64" => Ty::Float,
+            "bool" => Ty::Bool,
+            _ => return None,
+        })
+    }
+
+    /// A number's kind for a number shape.
+    fn kind(self) -> Ty {
+        match self {
+            Ty::Value(Shape::Prim(Prim::Bool)) => Ty::Bool,
+            Ty::Value(Shape::Prim(p)) if p.is_float() => Ty::Float,
+            Ty::Value(Shape::Prim(p)) if p.is_signed() => Ty::Signed,
+            Ty::Value(Shape::Prim(_)) => Ty::Unsigned,
+            other => other,
+        }
+    }
+
+    fn is(self, want: fn(Ty) -> bool) -> bool {
+        want(self.kind())
+    }
+}
+
+/// The kind of `a OP b` for an arithmetic operator: a float if either is one, signed if
+/// either is, unsigned when both are.
+fn merge(a: Option<Ty>, b: Option<Ty>) -> Option<Ty> {
+    let (a, b) = (a?.kind(), b?.kind());
+    match (a, b) {
+        (Ty::Float, _) | (_, Ty::Float) => Some(Ty::Float),
+        (Ty::Signed, Ty::Signed | Ty::Unsigned) | (Ty::Unsigned, Ty::Signed) => Some(Ty::Signed),
+        (Ty::Unsigned, Ty::Unsigned) => Some(Ty::Unsigned),
+        _ => None,
+    }
+}
+
+/// What `e` holds, when the environment tells.
+pub fn ty_of(env: &dyn Env, e: &Expr) -> Option<Ty> {
+    Some(match e {
+        Expr::Int(_) => Ty::Unsigned,
+        Expr::Float(_) => Ty::Float,
+        Expr::Bool(_) => Ty::Bool,
+        Expr::Bytes(_) | Expr::Flag { .. } => return None,
+        Expr::Name(n) => return env.name_ty(n),
+        Expr::Ctx(m) => return env.ctx_ty(m),
+        Expr::Field(base, name) => match ty_of(env, base)? {
+            Ty::Value(Shape::Type(l)) => match &l.body {
+                Body::Struct(fields) => Ty::of_field(fields.iter().find(|f| f.name == *name)?),
+                _ => return None,
+            },
+            _ => return None,
+        },
+        Expr::Index(base, _) => match ty_of(env, base)? {
+            Ty::Seq(s) => Ty::Value(s).kind(),
+            Ty::Value(Shape::Array { elem, .. }) => Ty::Value(elem()).kind(),
+            _ => return None,
+        },
+        Expr::Unary(UnOp::Neg, a) => match ty_of(env, a)?.kind() {
+            Ty::Float => Ty::Float,
+            _ => Ty::Signed,
+        },
+        Expr::Unary(UnOp::Not, a) => ty_of(env, a)?.kind(),
+        Expr::Binary(op, a, b) => match op {
+            BinOp::Eq
+            | BinOp::Ne
+            | BinOp::Lt
+            | BinOp::Le
+            | BinOp::Gt
+            | BinOp::Ge
+            | BinOp::And
+            | BinOp::Or => Ty::Bool,
+            BinOp::Shl | BinOp::Shr => ty_of(env, a)?.kind(),
+            _ => return merge(ty_of(env, a), ty_of(env, b)),
+        },
+        Expr::If(_, a, b) => return merge(ty_of(env, a), ty_of(env, b)),
+        Expr::Cast(_, t) => return Ty::of_name(t),
+        Expr::Call(h, args) => match h {
+            Helper::Len | Helper::SaturatingSub => Ty::Unsigned,
+            Helper::Contains | Helper::Intersects | Helper::StartsWith => Ty::Bool,
+            Helper::Min | Helper::Max => {
+                return merge(ty_of(env, args.first()?), ty_of(env, args.get(1)?))
+            }
+            Helper::Abs => ty_of(env, args.first()?)?.kind(),
+        },
+    })
 }
 
 /// A translated value.
@@ -138,8 +269,20 @@ fn method(env: &dyn Env, helper: Helper, args: &[Expr]) -> Result<V, String> {
                 String::from_utf8_lossy(prefix)
             )))
         }
+        (Helper::Min | Helper::Max, [arg]) => {
+            let a = translate_e(env, recv)?.operand()?;
+            let b = translate_e(env, arg)?.operand()?;
+            let cmp = if helper == Helper::Min { "<" } else { ">" };
+            Ok(atom(format!("({a} {cmp} {b} ? {a} : {b})")))
+        }
+        (Helper::Abs, []) => Ok(atom(abs(&translate_e(env, recv)?.operand()?))),
         _ => Err(format!("`{name}` with {} argument(s)", rest.len())),
     }
+}
+
+/// `|x|` in Kaitai terms (`x` an operand).
+fn abs(x: &str) -> String {
+    format!("({x} < 0 ? -{x} : {x})")
 }
 
 /// The Kaitai form of a binary operator (the same as Rust's but for `and`, `or`).
@@ -205,17 +348,69 @@ fn translate_e(env: &dyn Env, e: &Expr) -> Result<V, String> {
             _ => Err(format!("unsupported field access `.{name}` on flags")),
         },
         Expr::Call(helper, args) => method(env, *helper, args),
-        Expr::Unary(UnOp::Not, inner) => Ok(compound(format!(
-            "not {}",
-            translate_e(env, inner)?.operand()?
-        ))),
+        // `!` is logical of a `bool` (and of what the renderer cannot tell), bitwise of an
+        // integer.
+        Expr::Unary(UnOp::Not, inner) => {
+            let int =
+                ty_of(env, inner).is_some_and(|t| t.is(|k| matches!(k, Ty::Signed | Ty::Unsigned)));
+            let op = if int { "~" } else { "not " };
+            Ok(compound(format!(
+                "{op}{}",
+                translate_e(env, inner)?.operand()?
+            )))
+        }
         Expr::Unary(UnOp::Neg, inner) => Ok(compound(format!(
             "-{}",
             translate_e(env, inner)?.operand()?
         ))),
         // Between integers a cast keeps the value (or the read fails), which is the
-        // value Kaitai computes with.
-        Expr::Cast(inner, _) => translate_e(env, inner),
+        // value Kaitai computes with; a float becomes an integer by dropping its fraction
+        // (`to_i`), an integer a float by a float product.
+        Expr::Cast(inner, target) => {
+            let from_float = ty_of(env, inner).is_some_and(|t| t.is(|k| matches!(k, Ty::Float)));
+            let to_float = matches!(Ty::of_name(target), Some(Ty::Float));
+            let v = translate_e(env, inner)?;
+            match (from_float, to_float) {
+                (true, false) => Ok(atom(format!("{}.to_i", v.operand()?))),
+                (false, true) => Ok(atom(format!("({} * 1.0)", v.operand()?))),
+                _ => Ok(v),
+            }
+        }
+        Expr::Binary(op @ (BinOp::Div | BinOp::Rem), a, b) => {
+            let unsigned =
+                |e: &Expr| ty_of(env, e).is_some_and(|t| t.is(|k| matches!(k, Ty::Unsigned)));
+            let (ua, ub) = (unsigned(a), unsigned(b));
+            let (a, b) = (
+                translate_e(env, a)?.operand()?,
+                translate_e(env, b)?.operand()?,
+            );
+            let sym = op.symbol();
+            if ua && ub {
+                return Ok(compound(format!("{a} {sym} {b}")));
+            }
+            // Rust divides toward 0 and its remainder takes the dividend's sign; Kaitai
+            // floors (and its `%` is never negative). On magnitudes the two agree, so
+            // the result is the magnitudes' quotient (remainder) with Rust's sign.
+            let mag = |x: &str, u: bool| if u { x.to_string() } else { abs(x) };
+            let (abs_a, abs_b) = (mag(&a, ua), mag(&b, ub));
+            let neg = |x: &str, u: bool| {
+                if u {
+                    "false".to_string()
+                } else {
+                    format!("{x} < 0")
+                }
+            };
+            let (na, nb) = (neg(&a, ua), neg(&b, ub));
+            Ok(atom(match (op, ua, ub) {
+                (BinOp::Rem, true, _) => format!("({abs_a} % {abs_b})"),
+                (BinOp::Rem, false, _) => {
+                    format!("({na} ? -({abs_a} % {abs_b}) : {abs_a} % {abs_b})")
+                }
+                (_, false, true) => format!("({na} ? -({abs_a} / {b}) : {a} / {b})"),
+                (_, true, false) => format!("({nb} ? -({a} / {abs_b}) : {a} / {b})"),
+                _ => format!("(({na}) == ({nb}) ? {abs_a} / {abs_b} : -({abs_a} / {abs_b}))"),
+            }))
+        }
         Expr::Binary(op, a, b) => {
             let a = translate_e(env, a)?;
             let b = translate_e(env, b)?;
@@ -429,6 +624,68 @@ mod tests {
         assert_eq!(
             tr(leak(Expr::Field(name("arg"), "size"))).unwrap(),
             "(a + b).size"
+        );
+    }
+
+    struct Typed;
+    impl Env for Typed {
+        fn field(&self, name: &str) -> Option<(String, Option<&'static TypeLayout>)> {
+            Some((name.into(), None))
+        }
+        fn ctx_member(&self, _: &str) -> Option<String> {
+            None
+        }
+        fn flags_type(&self, _: &str) -> Option<&'static TypeLayout> {
+            None
+        }
+        fn name_ty(&self, name: &str) -> Option<Ty> {
+            match name {
+                "u" => Some(Ty::Unsigned),
+                "i" => Some(Ty::Signed),
+                "f" => Some(Ty::Float),
+                "b" => Some(Ty::Bool),
+                _ => None,
+            }
+        }
+    }
+
+    fn typed(tree: &'static Expr) -> String {
+        translate(&Typed, &Expression { text: "E", tree }).unwrap()
+    }
+
+    #[test]
+    fn renders_by_what_the_values_are() {
+        // `!` is bitwise of an integer, logical of a bool.
+        assert_eq!(typed(leak(Expr::Unary(UnOp::Not, name("u")))), "~u");
+        assert_eq!(typed(leak(Expr::Unary(UnOp::Not, name("b")))), "not b");
+        // Unsigned division and remainder are Kaitai's; signed ones keep Rust's sign.
+        assert_eq!(typed(bin(BinOp::Div, name("u"), int(4))), "u / 4");
+        assert_eq!(typed(bin(BinOp::Rem, name("u"), int(4))), "u % 4");
+        assert_eq!(
+            typed(bin(BinOp::Rem, name("i"), int(4))),
+            "(i < 0 ? -((i < 0 ? -i : i) % 4) : (i < 0 ? -i : i) % 4)"
+        );
+        assert_eq!(
+            typed(bin(BinOp::Div, name("i"), int(4))),
+            "(i < 0 ? -((i < 0 ? -i : i) / 4) : i / 4)"
+        );
+        // Casts: a float loses its fraction, an integer becomes a float, integers keep
+        // their value.
+        assert_eq!(typed(leak(Expr::Cast(name("f"), "u8"))), "f.to_i");
+        assert_eq!(typed(leak(Expr::Cast(name("u"), "f32"))), "(u * 1.0)");
+        assert_eq!(typed(leak(Expr::Cast(name("u"), "i64"))), "u");
+        // The helpers.
+        assert_eq!(
+            typed(call(Helper::Min, vec![*name("u"), *int(5)])),
+            "(u < 5 ? u : 5)"
+        );
+        assert_eq!(
+            typed(call(Helper::Max, vec![*name("i"), *int(0)])),
+            "(i > 0 ? i : 0)"
+        );
+        assert_eq!(
+            typed(call(Helper::Abs, vec![*name("i")])),
+            "(i < 0 ? -i : i)"
         );
     }
 

@@ -756,3 +756,92 @@ fn a_context_argument_may_be_an_expression() {
         "half: width 6 at 0x0 (expected a width of 1, 2 or 4)"
     );
 }
+
+// ---- operators Rust and Kaitai compute differently ----
+
+/// Lengths from the operators whose Rust meaning Kaitai states another way: `/` toward 0
+/// and `%` with the dividend's sign (Kaitai floors both), widening with `From` and `as`,
+/// `abs`, `min`, `max`, a bitwise `!`, and a float cast to an integer (its fraction
+/// dropped).
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "arith", title = "Arithmetic", application = "tests"))]
+struct Arith {
+    /// A signed width.
+    w: i16,
+    /// A signed divisor.
+    d: i8,
+    /// An unsigned height.
+    h: u16,
+    /// A scale.
+    s: f32,
+    /// `w % d + 8` bytes.
+    #[mmd(len = *w % i16::from(*d) + 8)]
+    rem: Vec<u8>,
+    /// `w / d + 8` bytes.
+    #[mmd(len = *w / i16::from(*d) + 8)]
+    quot: Vec<u8>,
+    /// `|w * h|`, at most 5, bytes: a product that needs widening.
+    #[mmd(len = (i32::from(*w) * *h as i32).abs().min(5))]
+    prod: Vec<u8>,
+    /// `max(h - 3, 0) % 4` bytes.
+    #[mmd(len = (*h as i32 - 3).max(0) % 4)]
+    cast: Vec<u8>,
+    /// `h / 4` bytes, unsigned on both sides.
+    #[mmd(len = *h / 4)]
+    quarter: Vec<u8>,
+    /// Present when `h` is even.
+    #[mmd(if = !*h & 1 == 1)]
+    even: Option<u8>,
+    /// `s * 2` without its fraction, bytes.
+    #[mmd(len = (*s * 2.0) as u8)]
+    scaled: Vec<u8>,
+}
+
+/// The header of an `Arith` (w, d, h, s), then body bytes 1, 2, 3, ... for the lengths
+/// its expressions give, worked out by hand by the caller (`lens`, in field order, and
+/// whether `even` is there); checks that our reader reads those lengths.
+fn arith_sample(w: i16, d: i8, h: u16, s: f32, lens: [usize; 6]) -> Vec<u8> {
+    let mut b = Vec::new();
+    b.extend(w.to_le_bytes());
+    b.extend(d.to_le_bytes());
+    b.extend(h.to_le_bytes());
+    b.extend(s.to_le_bytes());
+    let body: usize = lens.iter().sum::<usize>() + usize::from(h.is_multiple_of(2));
+    b.extend((1..=body).map(|i| i as u8));
+    let a: Arith = decode_all(&b, &()).unwrap();
+    let read = [
+        a.rem.len(),
+        a.quot.len(),
+        a.prod.len(),
+        a.cast.len(),
+        a.quarter.len(),
+        a.scaled.len(),
+    ];
+    assert_eq!(read, lens, "w={w} d={d} h={h} s={s}");
+    assert_eq!(a.even.is_some(), h.is_multiple_of(2));
+    b
+}
+
+#[test]
+fn division_remainder_casts_and_helpers_read_alike() {
+    // -7 % 2 = -1 (Kaitai's floored -7 % 2 would be 1), -7 / 2 = -3 (floored: -4);
+    // |-7 * 3| = 21, at most 5; max(3 - 3, 0) % 4 = 0; 3 / 4 = 0; 1.75 * 2 = 3.5, 3.
+    let a = arith_sample(-7, 2, 3, 1.75, [7, 5, 5, 0, 0, 3]);
+    // 7 % -2 = 1, 7 / -2 = -3; |7 * 0| = 0; max(0 - 3, 0) = 0; 0 / 4 = 0; 0.5, 0;
+    // h even.
+    let b = arith_sample(7, -2, 0, 0.25, [9, 5, 0, 0, 0, 0]);
+    // -7 % -2 = -1, -7 / -2 = 3; |-7 * 10| = 70, 5; (10 - 3) % 4 = 3; 10 / 4 = 2;
+    // 2.5 * 2 = 5; h even.
+    let c = arith_sample(-7, -2, 10, 2.5, [7, 11, 5, 3, 2, 5]);
+    cross_check::<Arith>("arith", &[&a, &b, &c]);
+    // A divisor of 0 is an error at the field the expression reads first, not a panic.
+    let mut z = Vec::new();
+    z.extend(5i16.to_le_bytes());
+    z.extend([0, 0, 0]);
+    z.extend(0f32.to_le_bytes());
+    let e = decode_all::<Arith, _>(&z, &()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "w: 5 % 0, which overflows at 0x0 (expected `*w % i16::from(*d)` in range)"
+    );
+}

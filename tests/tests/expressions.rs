@@ -253,3 +253,31 @@ fn parentheses_the_user_needs_are_kept_and_checked() {
         "used: 200 + 100, which overflows at 0x0 (expected `*used + *pad` in range)"
     );
 }
+
+/// The BMP rule written with the `abs` helper and a widening `From`.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = ())]
+struct AbsBitmap {
+    /// The height; negative for top-down rows.
+    h: i32,
+    /// The width.
+    w: u8,
+    /// `|h| * w` bytes.
+    #[mmd(len = h.abs() * i32::from(*w))]
+    rows: Vec<u8>,
+}
+
+#[test]
+fn abs_of_i32_min_is_an_error_not_a_panic() {
+    let mut b = (-2i32).to_le_bytes().to_vec();
+    b.extend([2, 5, 6, 7, 8]);
+    let v: AbsBitmap = decode_all(&b, &()).unwrap();
+    assert_eq!(v.rows, [5, 6, 7, 8]);
+    let mut b = i32::MIN.to_le_bytes().to_vec();
+    b.push(1);
+    let e = decode_all::<AbsBitmap, _>(&b, &()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "h: the absolute value of -2147483648, which overflows at 0x0 (expected `h.abs()` in range)"
+    );
+}

@@ -70,8 +70,13 @@ impl Scope {
 pub(super) type SwitchForm = (Option<String>, Vec<(String, Y)>, Scope);
 
 /// A parameter of a context: its name, and the switch's argument for it in Kaitai terms
-/// with its flag type when the argument is a flag field.
-type Arg = (&'static str, String, Option<&'static TypeLayout>);
+/// with its flag type when the argument is a flag field, and what it holds when known.
+type Arg = (
+    &'static str,
+    String,
+    Option<&'static TypeLayout>,
+    Option<expr::Ty>,
+);
 
 /// Expression environment for a member: its parameters are the switch's arguments,
 /// already in Kaitai terms.
@@ -82,8 +87,11 @@ struct ParamEnv<'a> {
 
 impl Env for ParamEnv<'_> {
     fn field(&self, name: &str) -> Option<(String, Option<&'static TypeLayout>)> {
-        let (_, text, flags) = self.args.iter().find(|(n, ..)| *n == name)?;
+        let (_, text, flags, _) = self.args.iter().find(|(n, ..)| *n == name)?;
         Some((text.clone(), *flags))
+    }
+    fn name_ty(&self, name: &str) -> Option<expr::Ty> {
+        self.args.iter().find(|(n, ..)| *n == name)?.3
     }
     fn ctx_member(&self, _: &str) -> Option<String> {
         None
@@ -139,9 +147,10 @@ impl Renderer {
                         Expr::Name(n) => env.field(n),
                         _ => None,
                     };
+                    let ty = expr::ty_of(&env, a.tree);
                     match plain {
-                        Some((text, Some(flags))) => Ok((p.name, text, Some(flags))),
-                        _ => Ok((p.name, expr::translate(&env, a)?, None)),
+                        Some((text, Some(flags))) => Ok((p.name, text, Some(flags), ty)),
+                        _ => Ok((p.name, expr::translate(&env, a)?, None, ty)),
                     }
                 })
                 .collect()

@@ -170,6 +170,16 @@ impl Env for FieldEnv<'_> {
         self.r.ctx_ref(self.scope.owner()?, self.here, &id).err()
     }
 
+    fn name_ty(&self, name: &str) -> Option<expr::Ty> {
+        let f = self.earlier.iter().find(|f| f.name == name)?;
+        Some(expr::Ty::of_field(f))
+    }
+
+    fn ctx_ty(&self, name: &str) -> Option<expr::Ty> {
+        let (_, m) = self.scope.member(name)?;
+        expr::Ty::of_name(m.ty)
+    }
+
     fn flags_type(&self, name: &str) -> Option<&'static TypeLayout> {
         self.r
             .all
