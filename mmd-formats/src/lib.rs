@@ -87,7 +87,8 @@
 //! On a variant: `tag = VALUE`, the tag (or selector) value that picks it; every variant has
 //! exactly one, and no two share one.
 //!
-//! On a field (all expressions may use earlier fields by name, as references, and `ctx`):
+//! On a field (all expressions may use earlier fields by name, as references, and `ctx`;
+//! see [the expression language](#the-expression-language)):
 //!
 //! | attribute | field type | meaning |
 //! |---|---|---|
@@ -110,6 +111,78 @@
 //! and `serde::Deserialize` in that shape (in a downstream crate too, when it enables the
 //! feature of mmd-formats). Leaf types of your own implement `FromJson` by hand beside
 //! their `Decode`.
+//!
+//! ## The expression language
+//!
+//! `len`, `if`, `select`, the arguments of `context = Ctx(...)` and the `from` of a
+//! context member are expressions: Rust syntax, compiled as Rust, and also held in the
+//! layout descriptors as a tree ([`layout::Expr`]) that the reference, the JSON Schema and
+//! the Kaitai `.ksy` render. The derive accepts only what every renderer can state, and
+//! refuses anything else with an error at the expression (`count.unwrap_or(0)` is
+//! refused: `unwrap_or` is no helper). The language:
+//!
+//! | form | example | meaning |
+//! |---|---|---|
+//! | literal | `2`, `0x10`, `3u8`, `2.05`, `true` | a number or `bool` |
+//! | earlier field | `*flags`, `header.globals[2]`, `pair.0` | a field read before this one (in a context member: a parameter), the fields and elements below it; a missing element is an error |
+//! | context member | `ctx.bones` | a member of the context in force (the type's `ctx`, or the one a `context` switch made) |
+//! | flag constant | `BoneFlags::IK` | a named bit of a flag type (`mmd_flags!`), for `contains` and `intersects` |
+//! | arithmetic | `+ - * / %`, unary `-` | on numbers of one type (Rust does not mix `u16` and `i16`: widen first); `/` rounds toward 0 and `%` takes the sign of the dividend, as in Rust |
+//! | bits | `& \| ^ << >> !` | `!` is bitwise on an integer, logical on a `bool` |
+//! | comparison, logic | `== != < <= > >=`, `&& \|\|` | |
+//! | choice | `if c { a } else { b }` | `else if` chains; the `else` is required |
+//! | cast, widening | `*w as i32`, `i32::from(*w)` | to a number type (`u8`-`u64`, `i8`-`i64`, `usize`, `isize`, `f32`, `f64`); between integers a value the target type does not hold is an error, not a wrap; a float becomes an integer without its fraction |
+//! | helpers | `x.len()`, `a.saturating_sub(b)`, `a.min(b)`, `a.max(b)`, `h.abs()`, `flags.contains(B)`, `flags.intersects(A \| B)`, `bytes.starts_with(b"VMD")` | the number of elements; `a - b` or 0; the smaller, the larger; the absolute value; every bit of `B` set; some bit set; a byte field starting with printable ASCII |
+//!
+//! `*x` and `&x` are the value of `x` (fields and parameters arrive as references:
+//! `*version >= 2`; a field path or a method call reads through the reference by itself),
+//! and parentheses group. Nothing in an expression panics: arithmetic that overflows,
+//! divides by 0 or shifts by a negative amount or the width or more, `-i32::MIN`,
+//! `i32::MIN.abs()`, a lossy cast and a missing element are each a read (and write) error
+//! that names the field the expression reads and what it found
+//! (`h: -(-2147483648), which overflows at 0x0 (expected `-*h` in range)`).
+//!
+//! What each keyword takes:
+//!
+//! * `if` and a `bool` `select`: a `bool`; `select` of an integer selector: that integer
+//!   type (`selected_by = u8`).
+//! * `len`: any integer (`u8`-`u64`, `usize`, `i8`-`i64`), so `len = *n` works for an
+//!   `i32` field as it is; a negative length is an error ("a length of 0 or more"). The
+//!   elements are checked against the remaining bytes before anything is allocated.
+//! * `count = T`: the count's type on disk, one of `u8`, `u16`, `u32`, `u64`, `i8`, `i16`,
+//!   `i32`; a negative count is an error, and so is one larger than the remaining bytes
+//!   hold.
+//! * a context argument: any value of the parameter's type, passed by reference (a field
+//!   as it is, `header`; a computed value, `*half * 2`).
+//! * a context member's `from`: a value of the member's type, over the parameters.
+//!
+//! Context parameters are the values a record passes with `context = Ctx(a, b)`, named by
+//! `#[mmd(from(a: TypeA, b: TypeB))]` on the context: each member's `from` is computed
+//! from them (and only them) right after the switching field, and the members are what
+//! later fields read as `ctx.member`. `switch_ctx = expr` alone takes any Rust
+//! expression, and is opaque to the descriptors: the reference shows its text and the
+//! `.ksy` renderer refuses it, naming it.
+//!
+//! ```
+//! use mmd_formats::file::decode_all;
+//! use mmd_formats::Mmd;
+//!
+//! /// Rows of a bitmap: a negative height means the rows are stored top-down.
+//! #[derive(Mmd, Debug)]
+//! #[mmd(ctx = ())]
+//! struct Bitmap {
+//!     /// The width in bytes.
+//!     width: u16,
+//!     /// The height; negative for top-down rows.
+//!     height: i16,
+//!     /// `width * |height|` bytes: widened to `i32` first, as Rust wants one type.
+//!     #[mmd(len = i32::from(*width) * i32::from(*height).abs())]
+//!     pixels: Vec<u8>,
+//! }
+//!
+//! let b = decode_all::<Bitmap, _>(&[2, 0, 0xfe, 0xff, 1, 2, 3, 4], &()).unwrap();
+//! assert_eq!(b.pixels, [1, 2, 3, 4]);
+//! ```
 //!
 //! ## The fixed paths
 //!
