@@ -281,3 +281,60 @@ fn abs_of_i32_min_is_an_error_not_a_panic() {
         "h: the absolute value of -2147483648, which overflows at 0x0 (expected `h.abs()` in range)"
     );
 }
+
+/// The fuzz target `read_exprs`'s format (tests/fuzz/src/exprs.rs), run here on inputs
+/// built from the extremes of each field, so that the stable suite checks what the
+/// fuzzer checks.
+#[path = "../fuzz/src/exprs.rs"]
+#[allow(dead_code)]
+mod fuzz_exprs;
+
+#[test]
+fn the_every_operator_format_reads_to_a_value_or_an_error() {
+    // Each header field at 0, 1, -1 (all bits set), its minimum or maximum, by a
+    // counter in base 4; then 16 bytes of body.
+    let pick = |k: u64, min: &[u8], max: &[u8]| -> Vec<u8> {
+        match k % 4 {
+            0 => vec![0; min.len()],
+            1 => {
+                let mut v = vec![0; min.len()];
+                v[0] = 1;
+                v
+            }
+            2 => vec![0xff; min.len()],
+            _ => {
+                if k % 8 == 3 {
+                    min.to_vec()
+                } else {
+                    max.to_vec()
+                }
+            }
+        }
+    };
+    let (mut ok, mut err) = (0, 0);
+    for n in 0..(1u64 << 16) {
+        let mut k = n.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 16;
+        let mut b = Vec::new();
+        for (min, max) in [
+            (&u8::MIN.to_le_bytes()[..], &u8::MAX.to_le_bytes()[..]),
+            (&i8::MIN.to_le_bytes()[..], &i8::MAX.to_le_bytes()[..]),
+            (&u16::MIN.to_le_bytes()[..], &u16::MAX.to_le_bytes()[..]),
+            (&i16::MIN.to_le_bytes()[..], &i16::MAX.to_le_bytes()[..]),
+            (&u32::MIN.to_le_bytes()[..], &u32::MAX.to_le_bytes()[..]),
+            (&i32::MIN.to_le_bytes()[..], &i32::MAX.to_le_bytes()[..]),
+            (&u64::MIN.to_le_bytes()[..], &u64::MAX.to_le_bytes()[..]),
+            (&i64::MIN.to_le_bytes()[..], &i64::MAX.to_le_bytes()[..]),
+        ] {
+            b.extend(pick(k, min, max));
+            k /= 4;
+        }
+        b.extend(0..16u8);
+        fuzz_exprs::check(&b);
+        match decode_all::<fuzz_exprs::Exprs, _>(&b, &()) {
+            Ok(_) => ok += 1,
+            Err(_) => err += 1,
+        }
+    }
+    // Both outcomes occur, so the check is not trivially one of them.
+    assert!(ok > 100 && err > 100, "{ok} read, {err} errors");
+}

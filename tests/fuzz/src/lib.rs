@@ -6,6 +6,8 @@
 //! - [`write`]: decoded samples made inconsistent through their public fields, then
 //!   written: every failure must be an `Err`, and every file written must read back as the
 //!   value that was written.
+//! - [`exprs::check`]: a downstream format whose expressions use every operator, read
+//!   and written back: an expression that cannot be evaluated is a read error.
 //! - [`build::check_document`]: one JSON document built as each format (`mmd build`):
 //!   every failure an error at a JSON path or a line and column, and every file built
 //!   reads back and dumps to JSON that builds it again.
@@ -16,5 +18,6 @@
 pub mod alloc;
 pub mod api;
 pub mod build;
+pub mod exprs;
 pub mod read;
 pub mod write;
