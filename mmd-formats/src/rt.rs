@@ -342,20 +342,7 @@ macro_rules! cast_from_int {
                 <$t>::try_from(self).ok()
             }
         }
-    )*
-        impl CastTo<f32> for $s {
-            #[inline]
-            fn cast_to(self) -> Option<f32> {
-                Some(self as f32)
-            }
-        }
-        impl CastTo<f64> for $s {
-            #[inline]
-            fn cast_to(self) -> Option<f64> {
-                Some(self as f64)
-            }
-        }
-    };
+    )*};
 }
 cast_from_int!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
 
@@ -373,7 +360,13 @@ macro_rules! cast_from_float {
                 <$t>::try_from(self.trunc() as i128).ok()
             }
         }
-    )*
+    )*};
+}
+cast_from_float!(f32, f64);
+
+// Any number to a float: as Rust rounds it.
+macro_rules! cast_to_float {
+    ($($s:ty),*) => {$(
         impl CastTo<f32> for $s {
             #[inline]
             fn cast_to(self) -> Option<f32> {
@@ -386,9 +379,9 @@ macro_rules! cast_from_float {
                 Some(self as f64)
             }
         }
-    };
+    )*};
 }
-cast_from_float!(f32, f64);
+cast_to_float!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, f32, f64);
 
 macro_rules! cast_from_bool {
     ($($t:ty),*) => {$(

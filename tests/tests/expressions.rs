@@ -338,3 +338,30 @@ fn the_every_operator_format_reads_to_a_value_or_an_error() {
     // Both outcomes occur, so the check is not trivially one of them.
     assert!(ok > 100 && err > 100, "{ok} read, {err} errors");
 }
+
+#[test]
+fn casts_keep_the_value_or_fail() {
+    use mmd_formats::rt::CastTo;
+    // Integers: the value, or nothing (never 300 as u8 = 44).
+    assert_eq!(CastTo::<u8>::cast_to(300i32), None);
+    assert_eq!(CastTo::<u8>::cast_to(-1i8), None);
+    assert_eq!(CastTo::<i64>::cast_to(u64::MAX), None);
+    assert_eq!(CastTo::<u64>::cast_to(i64::MAX), Some(i64::MAX as u64));
+    // Floats to integers: the whole part when it fits; NaN, infinities and too large
+    // values fail (2^64 is one past u64::MAX).
+    assert_eq!(CastTo::<u8>::cast_to(2.9f32), Some(2));
+    assert_eq!(CastTo::<i8>::cast_to(-2.9f32), Some(-2));
+    assert_eq!(CastTo::<u8>::cast_to(-0.5f32), Some(0));
+    assert_eq!(CastTo::<u8>::cast_to(256.0f64), None);
+    assert_eq!(CastTo::<i32>::cast_to(f32::NAN), None);
+    assert_eq!(CastTo::<i64>::cast_to(f64::INFINITY), None);
+    assert_eq!(CastTo::<u64>::cast_to(18_446_744_073_709_551_616f64), None);
+    assert_eq!(
+        CastTo::<u64>::cast_to(9_007_199_254_740_992f64),
+        Some(9_007_199_254_740_992)
+    );
+    // To floats, as Rust rounds; a bool to an integer is 0 or 1.
+    assert_eq!(CastTo::<f32>::cast_to(16_777_217u32), Some(16_777_216.0));
+    assert_eq!(CastTo::<i8>::cast_to(true), Some(1));
+    assert_eq!(CastTo::<u64>::cast_to(false), Some(0));
+}
