@@ -352,6 +352,7 @@ pub mod io;
 pub mod json;
 pub mod kinds;
 pub mod layout;
+pub mod lint;
 pub mod path;
 pub mod physics;
 pub mod pmd;
