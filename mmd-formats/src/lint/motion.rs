@@ -173,17 +173,20 @@ fn bind(
     }
 }
 
-/// W025: the second and later keys with the same `(track, frame)` as an earlier one.
-fn duplicates<'a>(
+/// W025: the second and later keys with the same `(track, frame)` as an earlier one and a
+/// different value (`same(i, j)` says whether keys `i` and `j` are equal: a repeated key
+/// with the same value plays the same whichever a player takes).
+fn duplicates(
     out: &mut Vec<Finding>,
     block: &str,
-    keys: impl Iterator<Item = (&'a [u8], u32)>,
+    keys: &[(&[u8], u32)],
     track_shown: bool,
+    same: impl Fn(usize, usize) -> bool,
 ) {
     let mut first: HashMap<(&[u8], u32), usize> = HashMap::new();
-    for (i, key) in keys.enumerate() {
-        match first.get(&key) {
-            Some(&j) => {
+    for (i, key) in keys.iter().enumerate() {
+        match first.get(key) {
+            Some(&j) if !same(i, j) => {
                 let track = if track_shown {
                     format!("track {:?}, ", decode_sjis(key.0))
                 } else {
@@ -193,17 +196,42 @@ fn duplicates<'a>(
                     "W025",
                     format!("{block}[{i}].frame"),
                     format!(
-                        "{track}frame {} is also keyed by {block}[{j}]; players differ on which \
-                         key applies",
+                        "{track}frame {} is also keyed by {block}[{j}] with another value; \
+                         players differ on which key applies",
                         key.1
                     ),
                 ));
             }
+            Some(_) => {}
             None => {
-                first.insert(key, i);
+                first.insert(*key, i);
             }
         }
     }
+}
+
+/// W025 over one block: `track` names a key's track (nothing for camera, light,
+/// self-shadow and IK keys), `value` gives the bits of everything else but the frame.
+fn block_duplicates<T>(
+    out: &mut Vec<Finding>,
+    block: &str,
+    keys: &[T],
+    track: impl Fn(&T) -> &[u8],
+    frame: impl Fn(&T) -> u32,
+    value: impl Fn(&T) -> Vec<u32>,
+) {
+    let framed: Vec<(&[u8], u32)> = keys.iter().map(|k| (track(k), frame(k))).collect();
+    let named = keys.iter().any(|k| !track(k).is_empty());
+    duplicates(out, block, &framed, named, |i, j| {
+        value(&keys[i]) == value(&keys[j])
+    });
+}
+
+/// The bits of floats (a NaN equals itself) and bytes, for comparing keys.
+fn bits<'a>(floats: impl IntoIterator<Item = &'a f32>, bytes: &[u8]) -> Vec<u32> {
+    let mut b: Vec<u32> = floats.into_iter().map(|x| x.to_bits()).collect();
+    b.extend(bytes.iter().map(|&x| u32::from(x)));
+    b
 }
 
 fn rotation(out: &mut Vec<Finding>, path: String, q: [f32; 4]) {
@@ -220,11 +248,13 @@ pub fn check_vmd(v: &Vmd, model: Option<Model<'_>>) -> Vec<Finding> {
     let mut out = Vec::new();
     let morph_keys = v.morph_keys.as_deref().unwrap_or_default();
     let camera_keys = v.camera_keys.as_deref().unwrap_or_default();
-    duplicates(
+    block_duplicates(
         &mut out,
         "bone_keys",
-        v.bone_keys.iter().map(|k| (k.name.name_bytes(), k.frame)),
-        true,
+        &v.bone_keys,
+        |k| k.name.name_bytes(),
+        |k| k.frame,
+        |k| bits(k.position.iter().chain(&k.rotation), &k.interpolation),
     );
     for (i, key) in v.bone_keys.iter().enumerate() {
         rotation(&mut out, format!("bone_keys[{i}].rotation"), key.rotation);
@@ -237,17 +267,28 @@ pub fn check_vmd(v: &Vmd, model: Option<Model<'_>>) -> Vec<Finding> {
             ));
         }
     }
-    duplicates(
+    block_duplicates(
         &mut out,
         "morph_keys",
-        morph_keys.iter().map(|k| (k.name.name_bytes(), k.frame)),
-        true,
+        morph_keys,
+        |k| k.name.name_bytes(),
+        |k| k.frame,
+        |k| bits([&k.weight], &[]),
     );
-    duplicates(
+    block_duplicates(
         &mut out,
         "camera_keys",
-        camera_keys.iter().map(|k| (&[][..], k.frame)),
-        false,
+        camera_keys,
+        |_| &[],
+        |k| k.frame,
+        |k| {
+            let floats = std::iter::once(&k.distance)
+                .chain(&k.target)
+                .chain(&k.rotation);
+            let mut b = bits(floats, &k.interpolation);
+            b.extend([k.fov, u32::from(k.perspective)]);
+            b
+        },
     );
     for (i, key) in camera_keys.iter().enumerate() {
         if let Some(high) = key.interpolation.iter().find(|&&x| x > 127) {
@@ -265,15 +306,40 @@ pub fn check_vmd(v: &Vmd, model: Option<Model<'_>>) -> Vec<Finding> {
             ));
         }
     }
-    let frames =
-        |keys: &mut dyn Iterator<Item = u32>| keys.map(|f| (&[][..], f)).collect::<Vec<_>>();
-    let light = frames(&mut v.light_keys.iter().flatten().map(|k| k.frame));
-    duplicates(&mut out, "light_keys", light.into_iter(), false);
-    let shadow = frames(&mut v.self_shadow_keys.iter().flatten().map(|k| k.frame));
-    duplicates(&mut out, "self_shadow_keys", shadow.into_iter(), false);
+    let light = v.light_keys.as_deref().unwrap_or_default();
+    block_duplicates(
+        &mut out,
+        "light_keys",
+        light,
+        |_| &[],
+        |k| k.frame,
+        |k| bits(k.color.iter().chain(&k.direction), &[]),
+    );
+    let shadow = v.self_shadow_keys.as_deref().unwrap_or_default();
+    block_duplicates(
+        &mut out,
+        "self_shadow_keys",
+        shadow,
+        |_| &[],
+        |k| k.frame,
+        |k| bits([&k.distance], &[k.mode]),
+    );
     let show_ik = v.show_ik_keys.as_deref().unwrap_or_default();
-    let ik = frames(&mut show_ik.iter().map(|k| k.frame));
-    duplicates(&mut out, "show_ik_keys", ik.into_iter(), false);
+    block_duplicates(
+        &mut out,
+        "show_ik_keys",
+        show_ik,
+        |_| &[],
+        |k| k.frame,
+        |k| {
+            let mut b = vec![u32::from(k.show)];
+            for s in &k.ik {
+                b.extend(s.name.name_bytes().iter().map(|&x| u32::from(x)));
+                b.extend([0x100, u32::from(s.enabled)]);
+            }
+            b
+        },
+    );
     let Some(model) = model else { return out };
     let binding = Binding::of(model);
     let bones = tracks(v.bone_keys.iter().enumerate().map(|(i, k)| {
@@ -327,8 +393,14 @@ pub fn check_vpd(v: &Vpd, model: Option<Model<'_>>) -> Vec<Finding> {
     let morph_names: Vec<&[u8]> = (0..v.morph_count())
         .map(|i| v.morph_name_bytes(i).unwrap_or_default())
         .collect();
-    pose_duplicates(&mut out, "bones", &bone_names);
-    pose_duplicates(&mut out, "morphs", &morph_names);
+    let bone_values: Vec<Vec<u32>> = pose
+        .bones
+        .iter()
+        .map(|b| bits(b.translation.iter().chain(&b.rotation), &[]))
+        .collect();
+    let morph_values: Vec<Vec<u32>> = pose.morphs.iter().map(|m| bits([&m.weight], &[])).collect();
+    pose_duplicates(&mut out, "bones", &bone_names, &bone_values);
+    pose_duplicates(&mut out, "morphs", &morph_names, &morph_values);
     for (i, bone) in pose.bones.iter().enumerate() {
         rotation(&mut out, format!("bones[{i}].rotation"), bone.rotation);
     }
@@ -350,19 +422,21 @@ pub fn check_vpd(v: &Vpd, model: Option<Model<'_>>) -> Vec<Finding> {
     out
 }
 
-/// W025 for a pose: a second entry for the same bone or morph.
-fn pose_duplicates(out: &mut Vec<Finding>, section: &str, names: &[&[u8]]) {
+/// W025 for a pose: a second entry for the same bone or morph with another value.
+fn pose_duplicates(out: &mut Vec<Finding>, section: &str, names: &[&[u8]], values: &[Vec<u32>]) {
     let mut first: HashMap<&[u8], usize> = HashMap::new();
     for (i, name) in names.iter().enumerate() {
         match first.get(name) {
-            Some(&j) => out.push(finding(
+            Some(&j) if values.get(i) != values.get(j) => out.push(finding(
                 "W025",
                 format!("{section}[{i}].name"),
                 format!(
-                    "{:?} is also posed by {section}[{j}]; players differ on which applies",
+                    "{:?} is also posed by {section}[{j}] with another value; players differ on \
+                     which applies",
                     decode_sjis(name)
                 ),
             )),
+            Some(_) => {}
             None => {
                 first.insert(name, i);
             }

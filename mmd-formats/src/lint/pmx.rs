@@ -565,7 +565,8 @@ fn physics(m: &Pmx, out: &mut Vec<Finding>) {
             joint.rigid_a,
             bodies,
             "rigid bodies",
-            false,
+            // "関連なしの場合は-1" (PMX 2.0 specification).
+            true,
         );
         let b = check_ref(
             out,
@@ -573,7 +574,8 @@ fn physics(m: &Pmx, out: &mut Vec<Finding>) {
             joint.rigid_b,
             bodies,
             "rigid bodies",
-            false,
+            // "関連なしの場合は-1" (PMX 2.0 specification).
+            true,
         );
         if let (Some(a), Some(b)) = (a, b) {
             if a == b {

@@ -35,15 +35,16 @@ pub static RULES: &[Rule] = &[
         title: "-1 (none) where a record is required",
         what: "An index that must name a record is -1: an IK target or IK link, a group or \
                flip morph's morph, a bone morph's bone, an impulse morph's rigid body, a \
-               display-frame element, a joint's body.",
-        why: "These fields have no \"none\" meaning: an IK without a target, a joint without \
-              a body, a frame entry naming nothing cannot be built, and readers that index \
-              with -1 read before their array.",
-        evidence: "The PMX 2.0 specification allows -1 only for a bone's parent, tail and \
-                   inherit parent, a material's textures, a material morph (every \
-                   material) and a rigid body's bone; the other indices name a record.",
+               display-frame element.",
+        why: "These fields have no \"none\" meaning: an IK without a target, a morph offset \
+              or a frame entry naming nothing cannot be built, and readers that index with \
+              -1 read before their array.",
+        evidence: "The PMX 2.0 specification gives -1 a meaning only for a bone's parent, \
+                   tail and inherit parent, a material's textures, a material morph (every \
+                   material), a rigid body's bone and a joint's bodies (\"関連なしの場合は-1\": \
+                   none); the other indices name a record.",
         fix: "Point the field at the record it stands for, or remove the entry (the IK link, \
-              the morph offset, the frame element, the joint).",
+              the morph offset, the frame element).",
     },
     Rule {
         code: "E003",
@@ -464,8 +465,10 @@ pub static RULES: &[Rule] = &[
         applies: "VMD, VPD",
         title: "two keys for the same track and frame",
         what: "Two keys of one block have the same track (bone or morph name) and frame \
-               number (camera, light, self-shadow and IK keys: the same frame); in a pose, \
-               two entries for one bone or morph.",
+               number (camera, light, self-shadow and IK keys: the same frame) and different \
+               values; in a pose, two entries for one bone or morph with different values. \
+               A key repeated with the same value is left alone: it plays the same whichever \
+               copy a player takes.",
         why: "Only one can apply, and players differ on which: the motion plays differently \
               in each. Merging two motions without offsetting one, or changing speed with \
               rounding, leaves such pairs.",
