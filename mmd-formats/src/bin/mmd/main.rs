@@ -29,6 +29,7 @@ mod explain;
 mod guard;
 mod info;
 mod input;
+mod lint;
 mod output;
 mod parallel;
 mod pmx;
@@ -100,6 +101,9 @@ enum Command {
     /// Compare two files field by field (exit 0 when they agree, 1 when they differ).
     #[command(long_about = diff::LONG_ABOUT, after_help = diff::EXIT_CODES)]
     Diff(diff::DiffArgs),
+    /// Report what would break in MMD: one line per finding, with a stable rule code.
+    #[command(long_about = lint::LONG_ABOUT, after_help = lint::EXIT_CODES)]
+    Lint(lint::LintArgs),
     /// Build a file from its JSON form (`mmd dump --json`), byte-exact.
     #[command(long_about = build::LONG_ABOUT, after_help = build::EXIT_CODES)]
     Build(build::BuildArgs),
@@ -136,6 +140,7 @@ fn run(command: &Command, out: &mut dyn Write) -> Outcome {
         Command::Dump(args) => dump::run(args, out),
         Command::Explain(args) => explain::run(args, out),
         Command::Diff(args) => diff::run(args, out),
+        Command::Lint(args) => lint::run(args, out),
         Command::Build(args) => build::run(args, out),
         Command::Completions(args) => docs::completions(args, Cli::command(), out),
         Command::Man(args) => docs::man(args, Cli::command(), out),
