@@ -33,11 +33,13 @@ use std::fmt;
 
 pub mod expr;
 pub mod ksy;
+mod lint;
 mod markdown;
 mod schema;
 mod yaml;
 
 pub use ksy::{render_ksy, KsyError};
+pub use lint::{render_lint_reference, render_lint_schema};
 pub use markdown::render_markdown;
 pub use schema::render_schema;
 
@@ -153,11 +155,21 @@ pub fn documents_for(specs: &[Spec]) -> Result<Vec<Document>, KsyError> {
 }
 
 /// The documents of every file format of `mmd-formats`
-/// ([`mmd_formats::file_layouts`]), as this repository commits them.
+/// ([`mmd_formats::file_layouts`]), and the reference and JSON Schema of `mmd lint`
+/// (`reference/lint.md`, `schema/lint.schema.json`), as this repository commits them.
 pub fn documents() -> Result<Vec<Document>, KsyError> {
     let specs: Vec<Spec> = mmd_formats::file_layouts()
         .into_iter()
         .map(|l| Spec::from_layout(l).with_license("MIT OR Apache-2.0"))
         .collect();
-    documents_for(&specs)
+    let mut docs = documents_for(&specs)?;
+    docs.push(Document {
+        file: "reference/lint.md".into(),
+        text: render_lint_reference(),
+    });
+    docs.push(Document {
+        file: "schema/lint.schema.json".into(),
+        text: render_lint_schema(),
+    });
+    Ok(docs)
 }

@@ -18,7 +18,7 @@ use std::fmt::Write;
 
 /// A JSON value to print (members in insertion order).
 #[derive(Debug, Clone)]
-enum J {
+pub(crate) enum J {
     Str(String),
     Int(i128),
     Bool(bool),
@@ -26,11 +26,11 @@ enum J {
     Obj(Vec<(String, J)>),
 }
 
-fn s(v: impl Into<String>) -> J {
+pub(crate) fn s(v: impl Into<String>) -> J {
     J::Str(v.into())
 }
 
-fn obj(members: Vec<(&str, J)>) -> J {
+pub(crate) fn obj(members: Vec<(&str, J)>) -> J {
     J::Obj(
         members
             .into_iter()
@@ -56,7 +56,7 @@ impl J {
         }
     }
 
-    fn write(&self, out: &mut String, depth: usize) {
+    pub(crate) fn write(&self, out: &mut String, depth: usize) {
         let pad = |d: usize| "  ".repeat(d);
         match self {
             J::Str(t) => mmd_formats::json::write_string(t, out),

@@ -22,6 +22,9 @@ fn reference_documents_are_current() {
             );
         }
     }
+    for file in ["reference/lint.md", "schema/lint.schema.json"] {
+        assert!(docs.iter().any(|d| d.file == file), "no {file} rendered");
+    }
     for doc in docs {
         let path = dir.join(&doc.file);
         if bless {
