@@ -18,6 +18,7 @@ pub fn check(m: &Pmx) -> Vec<Finding> {
     morphs(m, &mut out);
     frames(m, &mut out);
     physics(m, &mut out);
+    soft_bodies(m, &mut out);
     out
 }
 
@@ -585,6 +586,47 @@ fn physics(m: &Pmx, out: &mut Vec<Finding>) {
                     format!("the joint joins rigid body {a} to itself, so it holds nothing"),
                 ));
             }
+        }
+    }
+}
+
+fn soft_bodies(m: &Pmx, out: &mut Vec<Finding>) {
+    let vertices = m.vertices.len();
+    let vertex = |out: &mut Vec<Finding>, path: String, v: crate::index::VertexIndex| {
+        if v.raw() as usize >= vertices {
+            out.push(finding(
+                "E001",
+                path,
+                format!(
+                    "vertex {} does not exist: the model has {vertices} vertices",
+                    v.raw()
+                ),
+            ));
+        }
+    };
+    for (i, body) in m.soft_bodies.iter().flatten().enumerate() {
+        let at = |f: &str| format!("soft_bodies[{i}].{f}");
+        let materials = m.materials.len();
+        check_ref(
+            out,
+            || at("material"),
+            body.material,
+            materials,
+            "materials",
+            true,
+        );
+        for (k, anchor) in body.anchors.iter().enumerate() {
+            let path = || format!("soft_bodies[{i}].anchors[{k}].rigid_body");
+            let bodies = m.rigid_bodies.len();
+            check_ref(out, path, anchor.rigid_body, bodies, "rigid bodies", true);
+            vertex(
+                out,
+                format!("soft_bodies[{i}].anchors[{k}].vertex"),
+                anchor.vertex,
+            );
+        }
+        for (k, pin) in body.pins.iter().enumerate() {
+            vertex(out, format!("soft_bodies[{i}].pins[{k}]"), *pin);
         }
     }
 }

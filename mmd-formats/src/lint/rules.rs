@@ -18,7 +18,8 @@ pub static RULES: &[Rule] = &[
         what: "An index (a bone's parent, tail, inherit parent or IK target and links, a \
                vertex weight's bone, a material's textures, a morph offset's morph, bone, \
                material or rigid body, a display-frame element, a rigid body's bone, a \
-               joint's bodies) is past the last record of its kind, or negative but not -1.",
+               joint's bodies, a soft body's material, anchors and pinned vertices) is past \
+               the last record of its kind, or negative but not -1.",
         why: "MMD and most loaders index their arrays with the value as it is: past the end \
               they read another record's memory or stop loading the model.",
         evidence: "PMX stores indices as signed integers whose width the header declares, \

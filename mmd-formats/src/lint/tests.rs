@@ -238,6 +238,24 @@ fn pmx() -> Pmx {
     m
 }
 
+/// A soft body whose references hold in the clean model (taken from a PMX 2.1 sample).
+fn soft_body() -> crate::pmx::SoftBody {
+    let mut body = crate::samples::pmx_samples()
+        .into_iter()
+        .filter_map(|(_, bytes)| Pmx::from_bytes(&bytes).ok())
+        .find_map(|m| {
+            m.soft_bodies
+                .and_then(|b| b.into_iter().find(|b| !b.anchors.is_empty()))
+        })
+        .expect("a PMX sample with a soft body");
+    body.material = MaterialIndex::from_raw(0);
+    body.anchors.truncate(1);
+    body.anchors[0].rigid_body = RigidBodyIndex::from_raw(1);
+    body.anchors[0].vertex = VertexIndex::from_raw(3);
+    body.pins = vec![VertexIndex::from_raw(0)];
+    body
+}
+
 fn sj<const N: usize>(s: &str) -> ShiftJis<N> {
     ShiftJis::new(s).unwrap()
 }
@@ -492,6 +510,30 @@ fn cases() -> Vec<Case> {
                     bones: [b(2), b(7), b(-1), b(-1)],
                     weights: [0.5, 0.5, 0.0, 0.0],
                 }
+            }),
+        ),
+        case(
+            "E001",
+            "soft_bodies[0].material",
+            with(|m| {
+                let mut body = soft_body();
+                body.material = MaterialIndex::from_raw(1);
+                m.soft_bodies = Some(vec![body]);
+            }),
+            with(|m| m.soft_bodies = Some(vec![soft_body()])),
+        ),
+        case(
+            "E001",
+            "soft_bodies[0].pins[0]",
+            with(|m| {
+                let mut body = soft_body();
+                body.pins = vec![VertexIndex::from_raw(4)];
+                m.soft_bodies = Some(vec![body]);
+            }),
+            with(|m| {
+                let mut body = soft_body();
+                body.anchors[0].rigid_body = RigidBodyIndex::NONE;
+                m.soft_bodies = Some(vec![body]);
             }),
         ),
         case(
