@@ -148,36 +148,21 @@ fn morphs(m: &Pmd, out: &mut Vec<Finding>) {
     let base = m.morphs.first().filter(|x| x.morph_type == 0);
     for (i, morph) in m.morphs.iter().enumerate() {
         let (len, of) = if i == 0 && base.is_some() {
-            (m.vertices.len(), "the model has {len} vertices")
+            let len = m.vertices.len();
+            (len, format!("the model has {len} vertices"))
         } else {
-            (
-                base.map_or(0, |b| b.elements.len()),
-                "the base morph lists {len} vertices",
-            )
+            let len = base.map_or(0, |b| b.elements.len());
+            (len, format!("the base morph lists {len} vertices"))
         };
-        let mut bad = morph
-            .elements
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.index as usize >= len)
-            .peekable();
-        if let Some(&(k, e)) = bad.peek() {
-            let n = bad.count();
-            let more = if n > 1 {
-                format!(" ({n} entries of this morph name no vertex)")
-            } else {
-                String::new()
-            };
-            out.push(finding(
-                "E007",
-                format!("morphs[{i}].elements[{k}].index"),
-                format!(
-                    "vertex {} does not exist: {}{more}",
-                    e.index,
-                    of.replace("{len}", &len.to_string())
-                ),
-            ));
-        }
+        shared::vertices_past_end(
+            out,
+            "E007",
+            morph.elements.iter().map(|e| u64::from(e.index)),
+            len,
+            |k| format!("morphs[{i}].elements[{k}].index"),
+            &of,
+            "entries of this morph",
+        );
         let shown = morph.name.decode();
         let bytes = morph.name.name_bytes().len();
         shared::name_length(

@@ -426,30 +426,17 @@ fn variant(o: &MorphOffsets) -> &'static str {
     }
 }
 
-/// E007: the first offset whose vertex does not exist, and how many.
+/// E007 for the vertex indices of one morph's offsets.
 fn vertex_offsets(
     out: &mut Vec<Finding>,
     indices: impl Iterator<Item = u32>,
     vertices: usize,
     path: impl Fn(usize) -> String,
 ) {
-    let mut bad = indices
-        .enumerate()
-        .filter(|(_, v)| *v as usize >= vertices)
-        .peekable();
-    if let Some(&(k, v)) = bad.peek() {
-        let n = bad.count();
-        let more = if n > 1 {
-            format!(" ({n} offsets of this morph name no vertex)")
-        } else {
-            String::new()
-        };
-        out.push(finding(
-            "E007",
-            path(k),
-            format!("vertex {v} does not exist: the model has {vertices} vertices{more}"),
-        ));
-    }
+    let of = format!("the model has {vertices} vertices");
+    let indices = indices.map(u64::from);
+    let many = "offsets of this morph";
+    shared::vertices_past_end(out, "E007", indices, vertices, path, &of, many);
 }
 
 /// W012/W013 (length), W014 (characters Shift_JIS lacks), W015/W016 (duplicates).

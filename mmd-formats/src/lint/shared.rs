@@ -101,25 +101,16 @@ pub fn faces(
             format!("{total} face indices are not whole triangles (3 indices each)"),
         ));
     }
-    // One finding per bad index would flood the output for a model whose vertices were
-    // cut: the first, and how many.
-    let mut bad = faces
-        .enumerate()
-        .filter(|(_, v)| *v >= vertices as u64)
-        .peekable();
-    if let Some(&(i, v)) = bad.peek() {
-        let n = bad.count();
-        let more = if n > 1 {
-            format!(" ({n} face indices name no vertex)")
-        } else {
-            String::new()
-        };
-        out.push(finding(
-            "E005",
-            format!("faces[{i}]"),
-            format!("vertex {v} does not exist: the model has {vertices} vertices{more}"),
-        ));
-    }
+    let of = format!("the model has {vertices} vertices");
+    vertices_past_end(
+        out,
+        "E005",
+        faces,
+        vertices,
+        |i| format!("faces[{i}]"),
+        &of,
+        "face indices",
+    );
     let mut sum: i64 = 0;
     for (i, &c) in counts.iter().enumerate() {
         if c < 0 {
@@ -207,4 +198,36 @@ pub fn parents(out: &mut Vec<Finding>, parents: &[Option<usize>], name: impl Fn(
 pub fn far_from_unit(q: [f32; 4]) -> Option<f32> {
     let len = q.iter().map(|c| c * c).sum::<f32>().sqrt();
     (!len.is_finite() || (len - 1.0).abs() > 0.01).then_some(len)
+}
+
+/// E005 / E007: one finding for the vertex indices (`indices`) at or past `len`: the
+/// first, where it is (`path(i)`), and how many (one finding per bad index would flood the
+/// output for a model whose vertices were cut). `of` says where `len` comes from (`the
+/// model has 4 vertices`), `many` what the indices are (`face indices`).
+pub fn vertices_past_end(
+    out: &mut Vec<Finding>,
+    code: &str,
+    indices: impl Iterator<Item = u64>,
+    len: usize,
+    path: impl Fn(usize) -> String,
+    of: &str,
+    many: &str,
+) {
+    let mut bad = indices
+        .enumerate()
+        .filter(|(_, v)| *v >= len as u64)
+        .peekable();
+    if let Some(&(i, v)) = bad.peek() {
+        let n = bad.count();
+        let more = if n > 1 {
+            format!(" ({n} {many} name no vertex)")
+        } else {
+            String::new()
+        };
+        out.push(finding(
+            code,
+            path(i),
+            format!("vertex {v} does not exist: {of}{more}"),
+        ));
+    }
 }

@@ -245,10 +245,16 @@ pub fn run(args: &LintArgs, out: &mut dyn Write) -> Outcome {
             summary.trouble |= p.exit() == Exit::Trouble;
         }
     }
+    let report = Report {
+        args,
+        policy: &policy,
+        checked: &checked,
+        summary: &summary,
+    };
     if args.json {
-        write_json(args, &policy, &checked, &summary, out)?;
+        report.write_json(out)?;
     } else {
-        write_text(args, &policy, &checked, &summary, out)?;
+        report.write_text(out)?;
     }
     let exit = if summary.trouble {
         Exit::Trouble
@@ -277,107 +283,107 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-fn write_text(
-    args: &LintArgs,
-    policy: &Policy,
-    checked: &[Checked],
-    summary: &Summary,
-    out: &mut dyn Write,
-) -> Outcome<()> {
-    let several = checked.len() > 1;
-    for c in checked {
-        let shown = c.path.display();
-        match &c.findings {
-            Ok(found) => {
-                if several && !found.is_empty() {
-                    let format = c.format.map_or("?", |f| f.name());
-                    writeln!(out, "{shown} ({format}):")?;
-                }
-                for f in found {
-                    writeln!(
-                        out,
-                        "{} {} {}: {}",
-                        policy.severity(f),
-                        f.code(),
-                        f.path,
-                        f.message
-                    )?;
-                }
-            }
-            Err(p) => writeln!(out, "{}", p.message(&shown.to_string()))?,
-        }
-    }
-    let mut line = format!(
-        "{}: {}, {}, {}",
-        plural(checked.len(), "file", "files"),
-        plural(summary.errors, "error", "errors"),
-        plural(summary.warnings, "warning", "warnings"),
-        plural(summary.infos, "info", "infos"),
-    );
-    if summary.allowed > 0 {
-        line.push_str(&format!(", {} allowed", summary.allowed));
-    }
-    if summary.unread > 0 {
-        line.push_str(&format!(", {} not checked", summary.unread));
-    }
-    if let Some(m) = &args.model {
-        line.push_str(&format!(" (bound to {})", m.display()));
-    }
-    writeln!(out, "{line}")?;
-    Ok(())
+/// What a run found, to print.
+struct Report<'a> {
+    args: &'a LintArgs,
+    policy: &'a Policy,
+    checked: &'a [Checked],
+    summary: &'a Summary,
 }
 
-fn write_json(
-    args: &LintArgs,
-    policy: &Policy,
-    checked: &[Checked],
-    summary: &Summary,
-    out: &mut dyn Write,
-) -> Outcome<()> {
-    let files: Vec<Value> = checked
-        .iter()
-        .map(|c| {
-            let shown = c.path.display().to_string();
-            let (findings, error) = match &c.findings {
-                Ok(found) => (
-                    found
-                        .iter()
-                        .map(|f| {
-                            json!({
-                                "severity": policy.severity(f).name(),
-                                "code": f.code(),
-                                "path": f.path,
-                                "message": f.message,
-                                "denied": policy.denied(f),
+impl Report<'_> {
+    fn write_text(&self, out: &mut dyn Write) -> Outcome<()> {
+        let (args, policy, checked, summary) = (self.args, self.policy, self.checked, self.summary);
+        let several = checked.len() > 1;
+        for c in checked.iter() {
+            let shown = c.path.display();
+            match &c.findings {
+                Ok(found) => {
+                    if several && !found.is_empty() {
+                        let format = c.format.map_or("?", |f| f.name());
+                        writeln!(out, "{shown} ({format}):")?;
+                    }
+                    for f in found {
+                        writeln!(
+                            out,
+                            "{} {} {}: {}",
+                            policy.severity(f),
+                            f.code(),
+                            f.path,
+                            f.message
+                        )?;
+                    }
+                }
+                Err(p) => writeln!(out, "{}", p.message(&shown.to_string()))?,
+            }
+        }
+        let mut line = format!(
+            "{}: {}, {}, {}",
+            plural(checked.len(), "file", "files"),
+            plural(summary.errors, "error", "errors"),
+            plural(summary.warnings, "warning", "warnings"),
+            plural(summary.infos, "info", "infos"),
+        );
+        if summary.allowed > 0 {
+            line.push_str(&format!(", {} allowed", summary.allowed));
+        }
+        if summary.unread > 0 {
+            line.push_str(&format!(", {} not checked", summary.unread));
+        }
+        if let Some(m) = &args.model {
+            line.push_str(&format!(" (bound to {})", m.display()));
+        }
+        writeln!(out, "{line}")?;
+        Ok(())
+    }
+
+    fn write_json(&self, out: &mut dyn Write) -> Outcome<()> {
+        let (args, policy, checked, summary) = (self.args, self.policy, self.checked, self.summary);
+        let files: Vec<Value> = checked
+            .iter()
+            .map(|c| {
+                let shown = c.path.display().to_string();
+                let (findings, error) = match &c.findings {
+                    Ok(found) => (
+                        found
+                            .iter()
+                            .map(|f| {
+                                json!({
+                                    "severity": policy.severity(f).name(),
+                                    "code": f.code(),
+                                    "path": f.path,
+                                    "message": f.message,
+                                    "denied": policy.denied(f),
+                                })
                             })
-                        })
-                        .collect(),
-                    Value::Null,
-                ),
-                Err(p) => (Vec::new(), json!(p.message(&shown))),
-            };
-            json!({
-                "path": shown,
-                "format": c.format.map(|f| f.name()),
-                "findings": findings,
-                "error": error,
+                            .collect(),
+                        Value::Null,
+                    ),
+                    Err(p) => (Vec::new(), json!(p.message(&shown))),
+                };
+                json!({
+                    "path": shown,
+                    "format": c.format.map(|f| f.name()),
+                    "findings": findings,
+                    "error": error,
+                })
             })
-        })
-        .collect();
-    let doc = json!({
-        "files": files,
-        "model": args.model.as_ref().map(|m| m.display().to_string()),
-        "summary": {
-            "files": checked.len(),
-            "errors": summary.errors,
-            "warnings": summary.warnings,
-            "infos": summary.infos,
-            "allowed": summary.allowed,
-            "unread": summary.unread,
-        },
-    });
-    writeln!(out, "{doc}")?;
-    Ok(())
+            .collect();
+        let doc = json!({
+            "files": files,
+            "model": args.model.as_ref().map(|m| m.display().to_string()),
+            "summary": {
+                "files": checked.len(),
+                "errors": summary.errors,
+                "warnings": summary.warnings,
+                "infos": summary.infos,
+                "allowed": summary.allowed,
+                "unread": summary.unread,
+            },
+        });
+        writeln!(out, "{doc}")?;
+        Ok(())
+    }
 }
 
 /// `mmd lint --rules`: one line per rule, or (--json) every rule with its documentation.
