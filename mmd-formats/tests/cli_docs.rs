@@ -7,7 +7,7 @@ mod cli_common;
 use cli_common::{code, mmd, s, stderr, stdout, TempDir};
 
 /// The page of every command and subcommand.
-const PAGES: [&str; 20] = [
+const PAGES: [&str; 21] = [
     "mmd.1",
     "mmd-check.1",
     "mmd-info.1",
@@ -25,6 +25,7 @@ const PAGES: [&str; 20] = [
     "mmd-dump.1",
     "mmd-explain.1",
     "mmd-diff.1",
+    "mmd-lint.1",
     "mmd-build.1",
     "mmd-completions.1",
     "mmd-man.1",
