@@ -2,7 +2,7 @@
 //! type, and [`Inspect`] is what every whole-file type offers the inspection tools.
 
 use super::facts::{self, Fact};
-use super::spans::{explain_in, Explanation, Spans};
+use super::spans::{Explanation, Spans};
 use super::Format;
 use crate::codec::{Decode, Encode};
 use crate::error::Result;
@@ -134,7 +134,23 @@ impl FileType for Vpd {
         Ok(Spans::from_ranges(len, ranges))
     }
     fn explain_offset(&self, offset: u64) -> Result<Option<Explanation>> {
-        Ok(explain_in(&self.record_spans()?, &Value::of(self), offset))
+        // Only the ranges that hold the byte, and only the value found, are kept.
+        let (len, ranges) = self.value_ranges()?;
+        let held = ranges
+            .into_iter()
+            .filter(|(_, start, end)| *start <= offset && offset < *end);
+        let spans = Spans::from_ranges(len, held);
+        let Some(span) = spans.deepest(offset) else {
+            return Ok(None);
+        };
+        let path = span.path();
+        Ok(Some(Explanation {
+            offset,
+            start: span.start(),
+            end: span.end(),
+            value: super::spans::pick(self, path.segments()),
+            path,
+        }))
     }
 }
 

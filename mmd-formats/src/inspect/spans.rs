@@ -28,7 +28,7 @@
 use crate::codec::Encode;
 use crate::error::Result;
 use crate::io::Output;
-use crate::walk::{Path, Segment, Value, Walk};
+use crate::walk::{Leaf, Path, Segment, Value, Variant, Visitor, Walk};
 
 /// No parent: the node is at the top level.
 const ROOT: u32 = u32::MAX;
@@ -411,12 +411,8 @@ where
         return Ok(None);
     };
     let path = span.path();
-    // Only the part of the tree on the path is needed, but a walk is cheap next to the
-    // bytes it describes; build the tree and look the path up.
-    let tree = Value::of(value);
-    let value = tree
-        .lookup(path.segments())
-        .map(std::borrow::Cow::into_owned);
+    // Only the value on the path is built: the walk passes everything else by.
+    let value = pick(value, path.segments());
     Ok(Some(Explanation {
         offset,
         start: span.start(),
@@ -424,6 +420,238 @@ where
         path,
         value,
     }))
+}
+
+/// The value at `path` of `value`, as [`Value::lookup`] gives it from the whole tree, but
+/// built from one walk that keeps only that value: memory in proportion to the value
+/// found and the depth of the path, not to the whole of `value`.
+///
+/// ```
+/// use mmd_formats::inspect::spans::pick;
+/// use mmd_formats::walk::{Segment, Value};
+/// let bytes = mmd_formats::samples::vmd_samples().remove(0).1;
+/// let vmd = mmd_formats::vmd::Vmd::from_bytes(&bytes).unwrap();
+/// let path = [Segment::Field("bone_keys"), Segment::Count];
+/// assert_eq!(pick(&vmd, &path), Value::of(&vmd).lookup(&path).map(|v| v.into_owned()));
+/// ```
+pub fn pick<T: Walk + ?Sized>(value: &T, path: &[Segment]) -> Option<Value> {
+    let mut p = Pick::new(path);
+    value.walk(&mut p);
+    p.found
+}
+
+/// What [`Pick`] looks for at the end of its path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Want {
+    /// The value at the path.
+    Value,
+    /// The length of the sequence at the path (a last segment [`Segment::Count`]).
+    Count,
+    /// The tag of the enum value at the path (a last segment [`Segment::Tag`]).
+    Tag,
+    /// The signature of the value at the path: an enum's declared one, else its field
+    /// `magic` (a last segment `magic`).
+    Magic,
+}
+
+/// One open container of the walk, as [`Pick`] follows it.
+#[derive(Debug)]
+enum Frame {
+    /// A struct; the name of the field whose value comes next.
+    Struct(&'static str),
+    /// A sequence; the index of the element that comes next.
+    Seq(usize),
+    /// An enum value, whose body comes next under the variant's name.
+    Variant(&'static str),
+}
+
+/// A [`Visitor`] that builds only the value at one path.
+struct Pick {
+    /// The path of the container (or value) looked for.
+    target: Vec<Segment>,
+    want: Want,
+    /// The open containers, outermost first.
+    frames: Vec<Frame>,
+    /// How many of the open containers lie on the target path (a prefix of `frames`).
+    on_path: usize,
+    /// While the value is being built: the builder and the depth of `frames` it began at.
+    building: Option<(crate::walk::Tree, usize)>,
+    found: Option<Value>,
+}
+
+impl Pick {
+    fn new(path: &[Segment]) -> Self {
+        let (target, want) = match path.split_last() {
+            Some((Segment::Count, parent)) => (parent, Want::Count),
+            Some((Segment::Tag, parent)) => (parent, Want::Tag),
+            Some((Segment::Field("magic"), parent)) => (parent, Want::Magic),
+            _ => (path, Want::Value),
+        };
+        Pick {
+            target: target.to_vec(),
+            want,
+            frames: Vec::new(),
+            on_path: 0,
+            building: None,
+            found: None,
+        }
+    }
+
+    /// The segment of the value that begins now (`None` at the top level), moving the
+    /// sequence on.
+    fn next_segment(&mut self) -> Option<Segment> {
+        Some(match self.frames.last_mut()? {
+            Frame::Struct(name) => Segment::Field(name),
+            Frame::Seq(i) => {
+                *i += 1;
+                Segment::Index(*i - 1)
+            }
+            Frame::Variant(name) => Segment::Field(name),
+        })
+    }
+
+    /// Where the value that begins now lies: `Some(true)` at the target, `Some(false)` on
+    /// the way to it, `None` off the path (or when the value is found already).
+    fn place(&mut self) -> Option<bool> {
+        let depth = self.frames.len();
+        let seg = self.next_segment();
+        if self.found.is_some() || self.on_path != depth {
+            return None;
+        }
+        if let Some(seg) = seg {
+            if self.target.get(depth - 1) != Some(&seg) {
+                return None;
+            }
+        }
+        // The top-level value is at depth 0 with the empty path; a value inside `depth`
+        // open containers has a path of `depth` segments.
+        Some(depth == self.target.len())
+    }
+
+    /// A container begins: `frame` opens, on the path or not.
+    fn open(&mut self, frame: Frame, on_path: bool) {
+        self.frames.push(frame);
+        if on_path {
+            self.on_path = self.frames.len();
+        }
+    }
+}
+
+impl Visitor for Pick {
+    fn leaf(&mut self, leaf: Leaf) {
+        if let Some((tree, _)) = &mut self.building {
+            tree.leaf(leaf);
+            return;
+        }
+        let at = self.place();
+        if at == Some(true) {
+            self.found = match (self.want, leaf) {
+                (Want::Value, l) => Some(Value::Leaf(l)),
+                (Want::Count, Leaf::Bytes(b)) => Some(Value::Leaf(Leaf::Count(b.len() as u64))),
+                _ => None,
+            };
+        }
+    }
+
+    fn absent(&mut self) {
+        if let Some((tree, _)) = &mut self.building {
+            tree.absent();
+            return;
+        }
+        if self.place() == Some(true) && self.want == Want::Value {
+            self.found = Some(Value::Absent);
+        }
+    }
+
+    fn begin_struct(&mut self, name: &'static str) {
+        if let Some((tree, _)) = &mut self.building {
+            tree.begin_struct(name);
+            self.frames.push(Frame::Struct(""));
+            return;
+        }
+        let at = self.place();
+        if at == Some(true) && self.want == Want::Value {
+            let mut tree = crate::walk::Tree::new();
+            tree.begin_struct(name);
+            self.building = Some((tree, self.frames.len()));
+        }
+        // A struct's signature is its field `magic`: an ordinary value one level down.
+        let magic = at == Some(true) && self.want == Want::Magic;
+        if magic {
+            self.target.push(Segment::Field("magic"));
+            self.want = Want::Value;
+        }
+        self.open(Frame::Struct(""), at == Some(false) || magic);
+    }
+
+    fn field(&mut self, name: &'static str) {
+        if let Some((tree, _)) = &mut self.building {
+            tree.field(name);
+        }
+        if let Some(Frame::Struct(next)) = self.frames.last_mut() {
+            *next = name;
+        }
+    }
+
+    fn begin_seq(&mut self, len: usize) {
+        if let Some((tree, _)) = &mut self.building {
+            tree.begin_seq(len);
+            self.frames.push(Frame::Seq(0));
+            return;
+        }
+        let at = self.place();
+        match (at, self.want) {
+            (Some(true), Want::Value) => {
+                let mut tree = crate::walk::Tree::new();
+                tree.begin_seq(len);
+                self.building = Some((tree, self.frames.len()));
+            }
+            (Some(true), Want::Count) => {
+                self.found = Some(Value::Leaf(Leaf::Count(len as u64)));
+            }
+            _ => {}
+        }
+        self.open(Frame::Seq(0), at == Some(false));
+    }
+
+    fn begin_variant(&mut self, variant: Variant) {
+        if let Some((tree, _)) = &mut self.building {
+            let name = variant.name;
+            tree.begin_variant(variant);
+            self.frames.push(Frame::Variant(name));
+            return;
+        }
+        let name = variant.name;
+        let at = self.place();
+        match (at, self.want) {
+            (Some(true), Want::Value) => {
+                let mut tree = crate::walk::Tree::new();
+                tree.begin_variant(variant);
+                self.building = Some((tree, self.frames.len()));
+            }
+            (Some(true), Want::Tag) if variant.tag_in_file => {
+                self.found = Some(Value::Leaf(variant.tag));
+            }
+            (Some(true), Want::Magic) => {
+                self.found = variant.magic.map(|m| Value::Leaf(Leaf::Magic(m)));
+            }
+            _ => {}
+        }
+        self.open(Frame::Variant(name), at == Some(false));
+    }
+
+    fn end(&mut self) {
+        let depth = self.frames.len();
+        self.frames.pop();
+        self.on_path = self.on_path.min(self.frames.len());
+        if let Some((tree, at)) = &mut self.building {
+            tree.end();
+            if depth == *at + 1 {
+                let (tree, _) = self.building.take().expect("building");
+                self.found = Some(tree.finish());
+            }
+        }
+    }
 }
 
 /// Explains `offset` with spans already recorded and the tree already walked.

@@ -7,15 +7,16 @@
 //! wholly within the file then holds what the file holds, since every field is read from
 //! its own bytes and those before it; a field the end cuts through has no value.
 
-use mmd_formats::inspect::spans::Spans;
-use mmd_formats::inspect::Format;
-use mmd_formats::walk::Value;
+use mmd_formats::inspect::{Format, Inspect};
 use mmd_formats::{Error, ErrorKind};
 
 use crate::guard;
 
-/// The most zero bytes [`complete`] adds to a file.
-pub const MAX_PADDING: u64 = 64 << 20;
+/// The most zero bytes [`complete`] adds to a file. Read zeros can take several times
+/// their size in memory (an empty PMX text is 4 bytes in the file and a vector in memory),
+/// so this bounds what explaining a cut file costs, whatever its counts say: a count that
+/// asks for more records than this many zeros make is not completed.
+pub const MAX_PADDING: u64 = 4 << 20;
 
 /// The most times [`complete`] reads the file again with more zeros.
 const MAX_ROUNDS: usize = 64;
@@ -42,11 +43,11 @@ fn missing_bytes(error: &Error) -> Option<u64> {
     Some(missing.max(1))
 }
 
-/// The tree and spans of the file that `bytes` (of `format`, cut short: its read failed
-/// with `error`) begins, read with zeros added at the end. `None` when `error` is not a
+/// The file that `bytes` (of `format`, cut short: its read failed with `error`) begins,
+/// read with zeros added at the end. `None` when `error` is not a
 /// truncation, or when zeros do not make the bytes read (the end cuts through a value that
 /// decides the layout, such as the PMX globals), or would take more than [`MAX_PADDING`].
-pub fn complete(format: Format, bytes: &[u8], error: &Error) -> Option<(Value, Spans)> {
+pub fn complete(format: Format, bytes: &[u8], error: &Error) -> Option<Box<dyn Inspect>> {
     let mut missing = missing_bytes(error)?;
     let mut padded = bytes.to_vec();
     for _ in 0..MAX_ROUNDS {
@@ -59,8 +60,8 @@ pub fn complete(format: Format, bytes: &[u8], error: &Error) -> Option<(Value, S
             return None;
         }
         padded.resize(bytes.len() + usize::try_from(added).ok()?, 0);
-        match guard::catch(|| format.tree_and_spans(&padded)) {
-            Ok(Ok(read)) => return Some(read),
+        match guard::catch(|| format.read(&padded)) {
+            Ok(Ok(file)) => return Some(file),
             Ok(Err(e)) => missing = missing_bytes(&e)?,
             Err(_) => return None,
         }
@@ -88,9 +89,10 @@ mod tests {
                 let Err(error) = format.tree_and_spans(head) else {
                     continue; // a prefix that reads (a VMD that ends after a block)
                 };
-                let Some((cut_tree, cut_spans)) = complete(format, head, &error) else {
+                let Some(file) = complete(format, head, &error) else {
                     continue;
                 };
+                let (cut_tree, cut_spans) = (file.tree(), file.spans().expect("spans"));
                 completed += 1;
                 for leaf in cut_spans.leaves().filter(|l| l.end() <= cut as u64) {
                     let at = leaf.start();

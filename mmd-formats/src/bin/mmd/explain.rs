@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use mmd_formats::inspect::spans::{explain_in, Explanation};
+use mmd_formats::inspect::spans::Explanation;
 use mmd_formats::walk::{hex, Segment, Value};
 use serde::Serialize;
 
@@ -152,8 +152,10 @@ pub fn run(args: &ExplainArgs, out: &mut dyn Write) -> Outcome {
     }
     let format = file.format;
     let bytes = &file.bytes;
-    let (tree, spans) = match input::guarded(format, || format.tree_and_spans(bytes)) {
-        Ok(read) => read,
+    // The file is read once; each offset is explained from the spans that hold it and
+    // the one value they lead to, never from a tree of the whole file.
+    let file = match input::guarded(format, || format.read(bytes)) {
+        Ok(file) => file,
         // A cut file: explain the fields it begins with.
         Err(Problem::Read { error, .. }) if error.is_truncated() => {
             let Some(read) = cut::complete(format, bytes, &error) else {
@@ -173,7 +175,7 @@ pub fn run(args: &ExplainArgs, out: &mut dyn Write) -> Outcome {
         Err(problem) => return Err(problem.at(&args.file)),
     };
     for (k, &offset) in args.offsets.iter().enumerate() {
-        let e = explain_in(&spans, &tree, offset);
+        let e = input::run_lib(&args.file, format, || file.explain(offset))?;
         if args.json {
             let doc = to_json(offset, e.as_ref(), bytes);
             serde_json::to_writer(&mut *out, &doc)?;
