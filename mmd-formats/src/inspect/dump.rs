@@ -20,7 +20,7 @@
 //! "Clean" text is text whose bytes are exactly the encoding of the string (for a fixed
 //! Shift_JIS field: the name, then a NUL and zeros), so the JSON loses nothing.
 
-use crate::walk::{Leaf, Value};
+use crate::walk::{Leaf, Value, Variant, Visitor, Walk};
 use std::io::{self, Write};
 
 /// At most this many leaves are printed on one line as `[a, b, c]`.
@@ -115,6 +115,284 @@ fn item(label: &str, v: &Value, depth: usize, out: &mut dyn Write) -> io::Result
                     item("", other, depth + 1, out)
                 }
             }
+        }
+    }
+}
+
+/// Writes `value` as [`write_text`] does, but as it is walked: nothing of the value is
+/// held but the open containers and at most [`INLINE_MAX`] leaves of a short list, so the
+/// memory taken does not grow with the value.
+///
+/// ```
+/// use mmd_formats::walk::Value;
+/// let bytes = mmd_formats::samples::pmx_samples().remove(0).1;
+/// let pmx = mmd_formats::pmx::Pmx::from_bytes(&bytes).unwrap();
+/// let (mut streamed, mut whole) = (Vec::new(), Vec::new());
+/// mmd_formats::inspect::dump::write_text_streamed(&pmx, &mut streamed).unwrap();
+/// mmd_formats::inspect::dump::write_text(&Value::of(&pmx), &mut whole).unwrap();
+/// assert_eq!(streamed, whole);
+/// ```
+pub fn write_text_streamed<T: Walk + ?Sized>(value: &T, out: &mut dyn Write) -> io::Result<()> {
+    let mut p = TextPrinter {
+        out,
+        error: None,
+        frames: Vec::new(),
+    };
+    value.walk(&mut p);
+    match p.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// How a value's line begins, and at what depth its children go.
+struct Slot {
+    /// The line up to the value: indentation, label and `: `, and for an enum's body the
+    /// `Enum::Variant` before it.
+    lead: String,
+    /// The indentation depth of the line.
+    depth: usize,
+    /// The value is an enum's body (its text follows the variant's name).
+    body: bool,
+}
+
+/// An open container of [`TextPrinter`].
+enum Frame {
+    /// A struct whose fields are printed at `depth`; the next field's name.
+    Struct { depth: usize, next: &'static str },
+    /// A list: its line (`slot`), the next index, and while it may still fit on one line,
+    /// its leaves so far (`None` once its header line is printed).
+    Seq {
+        slot: Slot,
+        len: usize,
+        index: usize,
+        inline: Option<Vec<Leaf>>,
+    },
+    /// An enum value whose body comes next, in `slot`.
+    Variant { slot: Slot },
+    /// An enum value whose body is printed; nothing more to print for it.
+    Done,
+}
+
+/// A [`Visitor`] that prints the text form as the value is walked.
+struct TextPrinter<'o> {
+    out: &'o mut dyn Write,
+    error: Option<io::Error>,
+    frames: Vec<Frame>,
+}
+
+fn pad(depth: usize) -> String {
+    "  ".repeat(depth)
+}
+
+fn labelled(depth: usize, label: &str) -> String {
+    if label.is_empty() {
+        pad(depth)
+    } else {
+        format!("{}{label}: ", pad(depth))
+    }
+}
+
+fn seq_summary(n: usize) -> String {
+    match n {
+        1 => "[1 element]".into(),
+        n => format!("[{n} elements]"),
+    }
+}
+
+impl TextPrinter<'_> {
+    fn line(&mut self, text: &str) {
+        if self.error.is_none() {
+            if let Err(e) = writeln!(self.out, "{text}") {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// A list that held only short leaves so far gets a value that does not fit on its
+    /// line: its header line, then the leaves as items.
+    fn unfold(&mut self) {
+        let Some(Frame::Seq {
+            slot, len, inline, ..
+        }) = self.frames.last_mut()
+        else {
+            return;
+        };
+        let Some(leaves) = inline.take() else {
+            return;
+        };
+        let space = if slot.body { " " } else { "" };
+        let head = format!("{}{space}{}", slot.lead, seq_summary(*len));
+        let depth = slot.depth + 1;
+        self.line(&head);
+        for (i, l) in leaves.iter().enumerate() {
+            self.line(&format!("{}{l}", labelled(depth, &format!("[{i}]"))));
+        }
+    }
+
+    /// The slot of the value that begins now (`None`: the top-level struct, which has no
+    /// line of its own), given whether it is a short leaf a list may keep on its line.
+    /// `Err(())` when a list kept the leaf.
+    fn slot(&mut self, short_leaf: Option<&Leaf>) -> Result<Option<Slot>, ()> {
+        if let Some(Frame::Seq {
+            inline: Some(leaves),
+            ..
+        }) = self.frames.last_mut()
+        {
+            if let Some(l) = short_leaf {
+                leaves.push(l.clone());
+                if let Some(Frame::Seq { index, .. }) = self.frames.last_mut() {
+                    *index += 1;
+                }
+                return Err(());
+            }
+            self.unfold();
+        }
+        Ok(match self.frames.last_mut() {
+            None => Some(Slot {
+                lead: String::new(),
+                depth: 0,
+                body: false,
+            }),
+            Some(Frame::Struct { depth, next }) => Some(Slot {
+                lead: labelled(*depth, next),
+                depth: *depth,
+                body: false,
+            }),
+            Some(Frame::Seq { slot, index, .. }) => {
+                let depth = slot.depth + 1;
+                *index += 1;
+                Some(Slot {
+                    lead: labelled(depth, &format!("[{}]", *index - 1)),
+                    depth,
+                    body: false,
+                })
+            }
+            Some(Frame::Variant { .. }) => {
+                let Some(Frame::Variant { slot }) = self.frames.pop() else {
+                    unreachable!()
+                };
+                self.frames.push(Frame::Done);
+                Some(slot)
+            }
+            Some(Frame::Done) => None,
+        })
+    }
+
+    /// The slot of an enum's body that is neither a leaf, a struct nor a list: the
+    /// variant's line, then the body on its own line below.
+    fn own_line(&mut self, slot: Slot) -> Slot {
+        if !slot.body {
+            return slot;
+        }
+        self.line(&slot.lead);
+        Slot {
+            lead: pad(slot.depth + 1),
+            depth: slot.depth + 1,
+            body: false,
+        }
+    }
+}
+
+impl Visitor for TextPrinter<'_> {
+    fn leaf(&mut self, leaf: Leaf) {
+        let short = !matches!(leaf, Leaf::Text(_) | Leaf::Bytes(_));
+        let Ok(Some(slot)) = self.slot(short.then_some(&leaf)) else {
+            return;
+        };
+        if slot.body {
+            self.line(&format!("{}({leaf})", slot.lead));
+        } else {
+            self.line(&format!("{}{leaf}", slot.lead));
+        }
+    }
+
+    fn absent(&mut self) {
+        let Ok(Some(slot)) = self.slot(None) else {
+            return;
+        };
+        let slot = self.own_line(slot);
+        self.line(&format!("{}absent", slot.lead));
+    }
+
+    fn begin_struct(&mut self, name: &'static str) {
+        let top = self.frames.is_empty();
+        let Ok(Some(slot)) = self.slot(None) else {
+            return;
+        };
+        if top {
+            // The top-level struct has no line: its fields are at depth 0.
+            self.frames.push(Frame::Struct { depth: 0, next: "" });
+            return;
+        }
+        if slot.body {
+            self.line(&slot.lead);
+        } else {
+            self.line(&format!("{}{name}", slot.lead));
+        }
+        self.frames.push(Frame::Struct {
+            depth: slot.depth + 1,
+            next: "",
+        });
+    }
+
+    fn field(&mut self, name: &'static str) {
+        if let Some(Frame::Struct { next, .. }) = self.frames.last_mut() {
+            *next = name;
+        }
+    }
+
+    fn begin_seq(&mut self, len: usize) {
+        let Ok(Some(slot)) = self.slot(None) else {
+            return;
+        };
+        let inline = if len <= INLINE_MAX {
+            Some(Vec::with_capacity(len))
+        } else {
+            let space = if slot.body { " " } else { "" };
+            self.line(&format!("{}{space}{}", slot.lead, seq_summary(len)));
+            None
+        };
+        self.frames.push(Frame::Seq {
+            slot,
+            len,
+            index: 0,
+            inline,
+        });
+    }
+
+    fn begin_variant(&mut self, variant: Variant) {
+        let Ok(Some(slot)) = self.slot(None) else {
+            return;
+        };
+        let slot = self.own_line(slot);
+        let lead = format!("{}{}::{}", slot.lead, variant.enum_name, variant.name);
+        self.frames.push(Frame::Variant {
+            slot: Slot {
+                lead,
+                depth: slot.depth,
+                body: true,
+            },
+        });
+    }
+
+    fn end(&mut self) {
+        match self.frames.pop() {
+            Some(Frame::Seq {
+                slot,
+                inline: Some(leaves),
+                ..
+            }) => {
+                let parts: Vec<String> = leaves.iter().map(Leaf::to_string).collect();
+                let space = if slot.body { " " } else { "" };
+                self.line(&format!("{}{space}[{}]", slot.lead, parts.join(", ")));
+            }
+            Some(Frame::Variant { slot }) => {
+                // A variant with no body: as an absent one.
+                let slot = self.own_line(slot);
+                self.line(&format!("{}absent", slot.lead));
+            }
+            _ => {}
         }
     }
 }

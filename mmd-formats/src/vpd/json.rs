@@ -29,6 +29,16 @@ impl Vpd {
     /// back (see [`FromJson`] for `Vpd`).
     pub fn json_tree(&self) -> crate::Result<Value> {
         let mut tree = Value::of(self);
+        let leaf = self.source_leaf()?;
+        if let Value::Struct { fields, .. } = &mut tree {
+            fields.push(("source", Value::Leaf(leaf)));
+        }
+        Ok(tree)
+    }
+
+    /// The member `source` of [`Vpd::json_tree`] alone: the whole text as a leaf, for a
+    /// printer that streams the walk and adds it at the end.
+    pub fn source_leaf(&self) -> crate::Result<Leaf> {
         let src = self.to_bytes()?;
         let (text, had_errors) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(&src);
         let clean = !had_errors && encoding_rs::SHIFT_JIS.encode(&text).0 == src.as_slice();
@@ -44,10 +54,7 @@ impl Vpd {
             kind: TextKind::ShiftJis,
             clean,
         }));
-        if let Value::Struct { fields, .. } = &mut tree {
-            fields.push(("source", Value::Leaf(leaf)));
-        }
-        Ok(tree)
+        Ok(leaf)
     }
 }
 

@@ -3,6 +3,9 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use mmd_formats::inspect::Format;
+use mmd_formats::walk::{Leaf, Variant, Visitor, Walk};
+
 use crate::exit::{Exit, Outcome};
 use crate::input;
 
@@ -37,21 +40,141 @@ string when its bytes are exactly the string's encoding, else {\"text\", \"raw\"
 pub const EXIT_CODES: &str = "Exit codes: 0 = dumped; 1 = the file does not read (the error \
 names its offset and field); 2 = usage error, unreadable path or unknown format.";
 
-/// Runs `mmd dump`.
+/// Runs `mmd dump`. Both forms are printed as the file is walked: memory holds the file
+/// and what it reads to, never a tree of every field.
 pub fn run(args: &DumpArgs, out: &mut dyn Write) -> Outcome {
-    let file = input::open(&args.file)?;
+    let input = input::open(&args.file)?;
+    let format = input.format;
+    let file = input::run_lib(&args.file, format, || format.read(&input.bytes))?;
+    drop(input);
+    let mut buf = io::BufWriter::new(&mut *out);
     if args.json {
         // The JSON form `mmd build` reads back (for VPD, with its source text).
-        let tree = input::run_lib(&args.file, file.format, || {
-            file.format.json_tree(&file.bytes)
-        })?;
-        serde_json::to_writer(&mut *out, &tree)?;
-        writeln!(out)?;
+        let source = match format {
+            Format::Vpd => {
+                let vpd = input::run_lib(&args.file, format, || {
+                    mmd_formats::vpd::Vpd::from_bytes(&file.to_bytes()?)
+                })?;
+                Some(input::run_lib(&args.file, format, || vpd.source_leaf())?)
+            }
+            _ => None,
+        };
+        write_json(&*file, source, &mut buf)?;
+        writeln!(buf)?;
     } else {
-        let tree = input::run_lib(&args.file, file.format, || file.format.tree(&file.bytes))?;
-        let mut buf = io::BufWriter::new(&mut *out);
-        mmd_formats::inspect::dump::write_text(&tree, &mut buf)?;
-        buf.flush()?;
+        mmd_formats::inspect::dump::write_text_streamed(&*file, &mut buf)?;
     }
+    buf.flush()?;
     Ok(Exit::Done)
+}
+
+/// Writes `value` in the JSON form of `serde_json::to_writer` on its walked tree, as it
+/// is walked; `source` is added as the last member of the top-level object.
+pub fn write_json<T: Walk + ?Sized>(
+    value: &T,
+    source: Option<Leaf>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut p = JsonPrinter {
+        out,
+        error: None,
+        first: Vec::new(),
+        source,
+    };
+    value.walk(&mut p);
+    match p.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// A [`Visitor`] that prints compact JSON as the value is walked.
+struct JsonPrinter<'o> {
+    out: &'o mut dyn Write,
+    error: Option<io::Error>,
+    /// Per open container: whether its next member is its first, and what closes it.
+    first: Vec<(bool, &'static str)>,
+    source: Option<Leaf>,
+}
+
+impl JsonPrinter<'_> {
+    fn put(&mut self, text: &str) {
+        if self.error.is_none() {
+            if let Err(e) = self.out.write_all(text.as_bytes()) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    fn put_json(&mut self, value: &impl serde::Serialize) {
+        if self.error.is_none() {
+            if let Err(e) = serde_json::to_writer(&mut *self.out, value) {
+                self.error = Some(e.into());
+            }
+        }
+    }
+
+    /// A member of a list begins: a comma before all but the first.
+    fn element(&mut self) {
+        if let Some((first, "]")) = self.first.last_mut() {
+            let was = std::mem::replace(first, false);
+            if !was {
+                self.put(",");
+            }
+        }
+    }
+}
+
+impl Visitor for JsonPrinter<'_> {
+    fn leaf(&mut self, leaf: Leaf) {
+        self.element();
+        self.put_json(&leaf);
+    }
+    fn absent(&mut self) {
+        self.element();
+        self.put("null");
+    }
+    fn begin_struct(&mut self, _name: &'static str) {
+        self.element();
+        self.put("{");
+        self.first.push((true, "}"));
+    }
+    fn field(&mut self, name: &'static str) {
+        if let Some((first, _)) = self.first.last_mut() {
+            let was = std::mem::replace(first, false);
+            if !was {
+                self.put(",");
+            }
+        }
+        self.put_json(&name);
+        self.put(":");
+    }
+    fn begin_seq(&mut self, _len: usize) {
+        self.element();
+        self.put("[");
+        self.first.push((true, "]"));
+    }
+    fn begin_variant(&mut self, variant: Variant) {
+        self.element();
+        self.put("{");
+        self.put_json(&variant.name);
+        self.put(":");
+        // The body is one value, no list member: a closing brace, no commas.
+        self.first.push((false, "}"));
+    }
+    fn end(&mut self) {
+        let Some((first, close)) = self.first.pop() else {
+            return;
+        };
+        if self.first.is_empty() {
+            if let Some(source) = self.source.take() {
+                if !first {
+                    self.put(",");
+                }
+                self.put("\"source\":");
+                self.put_json(&source);
+            }
+        }
+        self.put(close);
+    }
 }
