@@ -37,7 +37,7 @@ pub use read::Inspect;
 
 use crate::error::Result;
 use crate::walk::Value;
-use diff::{diff_values, Difference};
+use diff::Difference;
 use spans::{Explanation, Spans};
 
 /// Reads `bytes` as `format` and collects what `mmd info` shows: version and counts per
@@ -84,13 +84,48 @@ impl Format {
 
     /// Reads both files as this format and lists their field-level differences (see
     /// [`diff`]). Empty when the files are equal; for binary formats, empty only when
-    /// they are equal.
+    /// they are equal. No tree of either file is built (see [`Format::diff_each`]).
     pub fn diff(self, a: &[u8], b: &[u8]) -> Result<Vec<Difference>> {
-        let ta = self.tree(a)?;
+        let mut out = Vec::new();
+        let done = self.diff_each(a, b, |d| -> std::result::Result<(), ()> {
+            out.push(d);
+            Ok(())
+        })?;
+        debug_assert!(done.is_ok());
+        Ok(out)
+    }
+
+    /// Reads both files as this format and hands their field-level differences to `each`
+    /// as they are found, in file order (see [`diff::diff_each`]): memory holds the two
+    /// files, what they read to and the values of the differences, never a tree of every
+    /// field. The outer error is a read error (of `a` before `b`); the inner one is what
+    /// `each` stopped the comparison with.
+    pub fn diff_each<E>(
+        self,
+        a: &[u8],
+        b: &[u8],
+        each: impl FnMut(Difference) -> std::result::Result<(), E>,
+    ) -> Result<std::result::Result<(), E>> {
         if a == b {
-            // The same bytes read to the same tree (and `a` reads, so `b` does).
-            return Ok(Vec::new());
+            // The same bytes read to the same value: only whether they read is asked.
+            self.read(a)?;
+            return Ok(Ok(()));
         }
-        Ok(diff_values(&ta, &self.tree(b)?))
+        let (mut error_a, mut error_b) = (None, None);
+        let walk = |bytes: &[u8], error: &mut Option<crate::Error>, v: &mut dyn crate::walk::Visitor| {
+            match self.read(bytes) {
+                Ok(file) => file.walk(v),
+                Err(e) => *error = Some(e),
+            }
+        };
+        let done = diff::diff_walks(
+            |v| walk(a, &mut error_a, v),
+            |v| walk(b, &mut error_b, v),
+            each,
+        );
+        if let Some(e) = error_a.or(error_b) {
+            return Err(e);
+        }
+        Ok(done)
     }
 }

@@ -3,21 +3,14 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use mmd_formats::inspect::diff::{diff_values, Change, Difference};
+use mmd_formats::inspect::diff::{self, Change, Difference};
 use mmd_formats::inspect::Format;
-use mmd_formats::walk::Value;
+use mmd_formats::walk::{Value, Visitor};
 use serde::Serialize;
 
 use crate::exit::{Exit, Outcome, Stop};
-use crate::input;
+use crate::input::{self, Problem};
 
-/// The `--json` document (values serialized directly, so an `f32` keeps its shortest
-/// form).
-#[derive(Serialize)]
-struct JsonDiff<'a> {
-    equal: bool,
-    differences: Vec<JsonDifference<'a>>,
-}
 
 /// One difference in `--json`.
 #[derive(Serialize)]
@@ -65,18 +58,28 @@ the reader of the output closes it early, as `mmd diff A B | head` does); 2 = tr
 usage error, unreadable path, unknown format, files of different formats, or a file that \
 does not read.";
 
-/// The walked tree of one input: as for any command, except that every problem is
-/// trouble (exit 2), as `cmp` has it: 1 means only "the files differ".
-fn tree(path: &Path, format: Format, bytes: &[u8]) -> Outcome<Value> {
-    input::run_lib(path, format, || format.tree(bytes)).map_err(|stop| match stop {
+/// A problem with one input as `mmd diff` reports it: every problem is trouble (exit 2),
+/// as `cmp` has it: 1 means only "the files differ".
+fn trouble(problem: Problem, path: &Path) -> Stop {
+    match problem.at(path) {
         Stop::Fail(_, message) => Stop::trouble(message),
         other => other,
+    }
+}
+
+/// Reads `bytes` (of `format`) and walks the file into `v`, with panics caught.
+fn walk_file(format: Format, bytes: &[u8], v: &mut dyn Visitor) -> Result<(), Problem> {
+    input::guarded(format, || {
+        let file = format.read(bytes)?;
+        file.walk(v);
+        Ok(())
     })
 }
 
-/// Runs `mmd diff`.
+/// Runs `mmd diff`. The two files are read and walked at once, each on its own thread,
+/// and compared as they are walked: every difference is printed as it is found, and no
+/// tree of either file is built.
 pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Outcome {
-    // The two files are read and walked at once, each on its own thread.
     let (a_file, b_file) = std::thread::scope(|s| {
         let b = s.spawn(|| input::open(&args.b));
         let a = input::open(&args.a);
@@ -95,81 +98,125 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Outcome {
         )));
     }
     let (a, b) = (&a_file.bytes, &b_file.bytes);
-    let (ta, tb) = std::thread::scope(|s| {
-        let tb = s.spawn(|| tree(&args.b, fb, b));
-        (tree(&args.a, fa, a), tb.join())
-    });
-    let ta = ta?;
-    let tb = tb.map_err(|_| Stop::trouble(input::BUG))??;
-    let differences = diff_values(&ta, &tb);
+    // Two files of one format have no difference exactly when their bytes are equal
+    // (VPD too: there, bytes that differ only in layout text get the `(layout)` line).
+    let equal = a == b;
+    let exit = if equal { Exit::Done } else { Exit::Failed };
+    if equal {
+        // The same bytes read to the same value: only whether they read is asked.
+        input::guarded(fa, || fa.read(a).map(drop)).map_err(|p| trouble(p, &args.a))?;
+        if args.json {
+            writeln!(out, "{{\"equal\":true,\"differences\":[]}}")
+                .map_err(|e| Stop::from(e).closed_with(exit))?;
+        }
+        return Ok(exit);
+    }
+    let mut printer = Printer {
+        json: args.json,
+        out: io::BufWriter::new(&mut *out),
+        printed: 0,
+        error: None,
+    };
+    let (mut problem_a, mut problem_b) = (None, None);
+    // Nothing is printed before both files read: a difference needs both walks.
+    let _ = diff::diff_walks(
+        |v| problem_a = walk_file(fa, a, v).err(),
+        |v| problem_b = walk_file(fb, b, v).err(),
+        |d| printer.difference(&d),
+    );
+    if let Some(p) = problem_a {
+        return Err(trouble(p, &args.a));
+    }
+    if let Some(p) = problem_b {
+        return Err(trouble(p, &args.b));
+    }
     // Values equal but bytes not: only VPD layout text can do that.
-    let layout = (differences.is_empty() && a != b).then(|| {
+    let layout = (printer.printed == 0).then(|| {
         a.iter()
-            .zip(b)
+            .zip(b.iter())
             .position(|(x, y)| x != y)
             .unwrap_or(a.len().min(b.len()))
     });
-    let equal = differences.is_empty() && layout.is_none();
-    let exit = if equal { Exit::Done } else { Exit::Failed };
     // A reader that closes the output early (`mmd diff A B | head`) still gets the answer:
-    // 1, the files differ (0 when they agree and only --json was printed).
-    print(args.json, &differences, layout, equal, out).map_err(|stop| stop.closed_with(exit))?;
+    // 1, the files differ.
+    printer.finish(layout).map_err(|stop| stop.closed_with(exit))?;
     Ok(exit)
 }
 
-/// Prints the differences (and the layout line) as lines or as the `--json` document.
-fn print(
+/// Prints the differences of two files that differ, as they are found: lines, or the
+/// `--json` document (its head with the first difference).
+struct Printer<W: Write> {
     json: bool,
-    differences: &[Difference],
-    layout: Option<usize>,
-    equal: bool,
-    out: &mut dyn Write,
-) -> Outcome<()> {
-    if json {
-        let mut items: Vec<JsonDifference> = differences
-            .iter()
-            .map(|d| {
-                let (change, old, new) = match &d.change {
-                    Change::Changed { old, new } => ("changed", Some(old), Some(new)),
-                    Change::Added(v) => ("added", None, Some(v)),
-                    Change::Removed(v) => ("removed", Some(v), None),
-                };
-                JsonDifference {
-                    path: d.path.to_string(),
-                    change,
-                    old,
-                    new,
-                    offset: None,
-                }
-            })
-            .collect();
-        if let Some(at) = layout {
-            items.push(JsonDifference {
-                path: "(layout)".into(),
-                change: "layout",
-                old: None,
-                new: None,
-                offset: Some(at as u64),
-            });
-        }
-        let doc = JsonDiff {
-            equal,
-            differences: items,
+    out: W,
+    printed: usize,
+    /// The first write that failed; nothing more is written after it.
+    error: Option<io::Error>,
+}
+
+impl<W: Write> Printer<W> {
+    fn difference(&mut self, d: &Difference) -> Result<(), ()> {
+        let written = if self.json {
+            let sep: &[u8] = if self.printed == 0 {
+                b"{\"equal\":false,\"differences\":["
+            } else {
+                b","
+            };
+            self.out
+                .write_all(sep)
+                .and_then(|()| Ok(serde_json::to_writer(&mut self.out, &json_item(d))?))
+        } else {
+            writeln!(self.out, "{d}")
         };
-        serde_json::to_writer(&mut *out, &doc)?;
-        writeln!(out)?;
-    } else {
-        let mut buf = io::BufWriter::new(&mut *out);
-        for d in differences {
-            writeln!(buf, "{d}")?;
+        self.printed += 1;
+        written.map_err(|e| self.error = Some(e))
+    }
+
+    /// The layout line (when only layout text differs) and the end of the document.
+    fn finish(mut self, layout: Option<usize>) -> Outcome<()> {
+        if let Some(e) = self.error.take() {
+            return Err(e.into());
         }
-        if let Some(at) = layout {
+        if self.json {
+            if self.printed == 0 {
+                self.out.write_all(b"{\"equal\":false,\"differences\":[")?;
+            }
+            if let Some(at) = layout {
+                if self.printed > 0 {
+                    self.out.write_all(b",")?;
+                }
+                let item = JsonDifference {
+                    path: "(layout)".into(),
+                    change: "layout",
+                    old: None,
+                    new: None,
+                    offset: Some(at as u64),
+                };
+                serde_json::to_writer(&mut self.out, &item)?;
+            }
+            self.out.write_all(b"]}\n")?;
+        } else if let Some(at) = layout {
             writeln!(
-                buf,
+                self.out,
                 "(layout): the files first differ at byte {at:#x}, in text that holds no value"
             )?;
         }
-        buf.flush()?;
+        self.out.flush()?;
+        Ok(())
     }
-    Ok(())
+}
+
+/// One difference in `--json`.
+fn json_item(d: &Difference) -> JsonDifference<'_> {
+    let (change, old, new) = match &d.change {
+        Change::Changed { old, new } => ("changed", Some(old), Some(new)),
+        Change::Added(v) => ("added", None, Some(v)),
+        Change::Removed(v) => ("removed", Some(v), None),
+    };
+    JsonDifference {
+        path: d.path.to_string(),
+        change,
+        old,
+        new,
+        offset: None,
+    }
 }
