@@ -5,8 +5,79 @@
 //! Runtime is bounded: small files get every truncation offset and flips at every offset;
 //! large files get a spread of offsets, with the number of mutants per file shrinking as
 //! the file grows so a debug build stays well under a minute on two cores.
+//!
+//! The inspection tools (explain, dump, diff) run over the mutants too, with their peak
+//! memory counted by this binary's allocator and held under the bound of issue 25 (4x the
+//! input plus 64 MB). The tests of this file run one at a time (they take [`SERIAL`]), so
+//! no other test's allocations are counted in a peak.
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+use std::sync::Mutex;
+
+/// Taken by every test of this file: one runs at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// A global allocator that counts the bytes currently allocated and their peak (every
+/// thread's: `diff` walks on two).
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn add(n: usize) {
+    let now = CURRENT.fetch_add(n, SeqCst) + n;
+    PEAK.fetch_max(now, SeqCst);
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            add(layout.size());
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc_zeroed(layout);
+        if !p.is_null() {
+            add(layout.size());
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout);
+        CURRENT.fetch_sub(layout.size(), SeqCst);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = System.realloc(ptr, layout, new_size);
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                add(new_size - layout.size());
+            } else {
+                CURRENT.fetch_sub(layout.size() - new_size, SeqCst);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The peak bytes allocated by `f` above what was live before it.
+fn peak_of<T>(f: impl FnOnce() -> T) -> usize {
+    let base = CURRENT.load(SeqCst);
+    PEAK.store(base, SeqCst);
+    drop(f());
+    PEAK.load(SeqCst).saturating_sub(base)
+}
+
+/// The bound of issue 25 for inputs of `len` bytes in all: 4x plus 64 MB.
+fn memory_bound(len: usize) -> usize {
+    4 * len + (64 << 20)
+}
 
 use mmd_formats::inspect::{check_roundtrip, CheckOutcome, Format};
 use mmd_formats::{pmd::Pmd, pmx::Pmx, samples, vmd::Vmd, vpd::Vpd};
@@ -250,6 +321,7 @@ fn mutants_for(format: Format, b: &[u8]) -> Vec<Vec<u8>> {
 
 #[test]
 fn mutants_never_panic_and_errors_point_inside() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     // Quiet the default hook: panics are caught and reported below.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
@@ -349,6 +421,7 @@ const HEAD_CUTS: usize = 250;
 /// data is never blamed for a short file.
 #[test]
 fn every_cut_of_a_valid_file_reads_or_is_a_truncation() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let mut failures = Vec::new();
     let mut cuts = 0usize;
     let mut per_format: Vec<(Format, usize, usize)> = Vec::new();
@@ -410,6 +483,131 @@ fn every_cut_of_a_valid_file_reads_or_is_a_truncation() {
         failures
             .iter()
             .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// Runs explain (at the first, middle and last byte), dump (text, streamed) and diff
+/// (against the file it was made from) on `m`, each with its peak memory; `Err` names the
+/// first command past the bound. The library's errors are fine (most mutants do not read);
+/// a panic is not.
+fn inspect_within_bound(format: Format, original: &[u8], m: &[u8]) -> Result<usize, String> {
+    use mmd_formats::inspect::dump::write_text_streamed;
+    let bound = memory_bound(m.len());
+    let mut worst = 0;
+    let mut run = |what: &str, bound: usize, f: &mut dyn FnMut()| -> Result<(), String> {
+        let peak = peak_of(|| catch_unwind(AssertUnwindSafe(&mut *f)));
+        worst = worst.max(peak);
+        if peak > bound {
+            return Err(format!("{what}: peak {peak} bytes, bound {bound}"));
+        }
+        Ok(())
+    };
+    let last = m.len().saturating_sub(1) as u64;
+    for at in [0, last / 2, last] {
+        run(&format!("explain {at}"), bound, &mut || {
+            let _ = format.explain(m, at);
+        })?;
+    }
+    run("dump", bound, &mut || {
+        if let Ok(file) = format.read(m) {
+            let _ = write_text_streamed(&*file, &mut std::io::sink());
+        }
+    })?;
+    run("diff", memory_bound(m.len() + original.len()), &mut || {
+        let _ = format.diff_each(original, m, |_| Ok::<(), ()>(()));
+    })?;
+    Ok(worst)
+}
+
+/// Issue 25: explain, dump and diff over the mutants of every subject (every tenth
+/// mutant, for time), and the three inputs the issue names, stay within 4x the input plus
+/// 64 MB. Before the bounded forms, `explain` of one byte of `gene.pmx` alone took 258 MB
+/// and `diff` of it with itself 388 MB (measured with /usr/bin/time -f %M on mmd), so the
+/// 75 MB bound of that file fails the old code.
+#[test]
+fn explain_dump_and_diff_of_mutants_stay_within_the_memory_bound() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut failures = Vec::new();
+    let (mut runs, mut worst) = (0usize, (0usize, String::new()));
+    let mut cases: Vec<(String, Format, Vec<u8>, Vec<u8>)> = Vec::new();
+    // The 54-byte VMD of issue 25 whose bone count says 600,000: the signature, NULs to
+    // 30 bytes, a 20-byte model name, then the count (600000 = 0x000927c0).
+    let mut vmd = b"Vocaloid Motion Data 0002".to_vec();
+    vmd.resize(30, 0);
+    vmd.extend_from_slice(b"model\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0");
+    vmd.extend_from_slice(&[0xc0, 0x27, 0x09, 0x00]);
+    assert_eq!(vmd.len(), 54);
+    cases.push((
+        "600000 bone keys in 54 bytes".into(),
+        Format::Vmd,
+        vmd.clone(),
+        vmd,
+    ));
+    for (name, format, at, new) in [
+        (
+            "pmd/mmdagent_bootscreen.pmd",
+            Format::Pmd,
+            693,
+            &[0xff, 0xff, 0xff][..],
+        ),
+        (
+            "pmx/manim_ik_multi_axis_limit.pmx",
+            Format::Pmx,
+            670,
+            &[0x01][..],
+        ),
+    ] {
+        if let Some(path) = mmd_tests::fixture_path(name) {
+            let original = std::fs::read(&path).unwrap();
+            let mut m = original.clone();
+            m[at..at + new.len()].copy_from_slice(new);
+            cases.push((
+                format!("{name} with {new:02x?} at {at}"),
+                format,
+                original,
+                m,
+            ));
+        }
+    }
+    for s in subjects() {
+        for (k, m) in mutants_for(s.format, &s.bytes).into_iter().enumerate() {
+            if k % 10 == 0 {
+                cases.push((
+                    format!("{} mutant {k}", s.name),
+                    s.format,
+                    s.bytes.clone(),
+                    m,
+                ));
+            }
+        }
+        cases.push((s.name.clone(), s.format, s.bytes.clone(), s.bytes.clone()));
+    }
+    for (name, format, original, m) in &cases {
+        runs += 1;
+        match inspect_within_bound(*format, original, m) {
+            Ok(peak) if peak > worst.0 => worst = (peak, name.clone()),
+            Ok(_) => {}
+            Err(why) => failures.push(format!("{name}: {why}")),
+        }
+    }
+    std::panic::set_hook(hook);
+    eprintln!(
+        "inspection memory: {runs} inputs, largest peak {} bytes ({})",
+        worst.0, worst.1
+    );
+    assert!(runs > 2000, "only {runs} inputs measured");
+    assert!(
+        failures.is_empty(),
+        "{} inputs past the memory bound (first 20):\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(20)
             .cloned()
             .collect::<Vec<_>>()
             .join("\n")

@@ -194,11 +194,7 @@ fn go(a: &Value, b: &Value, path: &mut Vec<Segment>, out: &mut Vec<Difference>) 
 /// .unwrap();
 /// assert_eq!(found, diff(&a, &b));
 /// ```
-pub fn diff_each<T, E>(
-    a: &T,
-    b: &T,
-    each: impl FnMut(Difference) -> Result<(), E>,
-) -> Result<(), E>
+pub fn diff_each<T, E>(a: &T, b: &T, each: impl FnMut(Difference) -> Result<(), E>) -> Result<(), E>
 where
     T: Walk + Sync + ?Sized,
 {
@@ -403,11 +399,7 @@ impl Events {
     }
 
     /// The fields of a struct from `first` (a field's name or the struct's end) on.
-    fn rest_of_struct<E>(
-        &mut self,
-        name: &'static str,
-        first: Event,
-    ) -> Result<Value, Stop<E>> {
+    fn rest_of_struct<E>(&mut self, name: &'static str, first: Event) -> Result<Value, Stop<E>> {
         let mut fields = Vec::new();
         let mut event = first;
         while let Event::Field(f) = event {
@@ -424,7 +416,9 @@ fn hand<E>(
     found: Vec<Difference>,
     each: &mut impl FnMut(Difference) -> Result<(), E>,
 ) -> Result<(), Stop<E>> {
-    found.into_iter().try_for_each(|d| each(d).map_err(Stop::By))
+    found
+        .into_iter()
+        .try_for_each(|d| each(d).map_err(Stop::By))
 }
 
 /// Compares the next value of each walk.

@@ -112,12 +112,13 @@ impl Format {
             return Ok(Ok(()));
         }
         let (mut error_a, mut error_b) = (None, None);
-        let walk = |bytes: &[u8], error: &mut Option<crate::Error>, v: &mut dyn crate::walk::Visitor| {
-            match self.read(bytes) {
-                Ok(file) => file.walk(v),
-                Err(e) => *error = Some(e),
-            }
-        };
+        let walk =
+            |bytes: &[u8], error: &mut Option<crate::Error>, v: &mut dyn crate::walk::Visitor| {
+                match self.read(bytes) {
+                    Ok(file) => file.walk(v),
+                    Err(e) => *error = Some(e),
+                }
+            };
         let done = diff::diff_walks(
             |v| walk(a, &mut error_a, v),
             |v| walk(b, &mut error_b, v),

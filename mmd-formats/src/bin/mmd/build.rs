@@ -1,14 +1,14 @@
 //! `mmd build [--format pmx|pmd|vmd|vpd] IN.json -o OUT`: a file from its JSON form, the
 //! inverse of `mmd dump --json`.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use mmd_formats::inspect::Format;
 
 use crate::exit::{Exit, Outcome, Stop};
 use crate::guard;
-use crate::input::BUG;
+use crate::input::{self, BUG};
 use crate::output::{self, Destination};
 
 /// Arguments of `mmd build`.
@@ -84,16 +84,10 @@ fn format_of(args: &BuildArgs) -> Outcome<Format> {
 
 /// The JSON text of the input (`-`: standard input).
 fn read_input(path: &Path) -> Outcome<String> {
-    let bytes = if path == Path::new("-") {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| Stop::trouble(format!("cannot read standard input: {e}")))?;
-        buf
-    } else {
-        std::fs::read(path)
-            .map_err(|e| Stop::trouble(format!("cannot read {}: {e}", path.display())))?
-    };
+    let bytes = input::read(path).map_err(|p| match p {
+        input::Problem::Unreadable(e) => Stop::trouble(format!("cannot read {}: {e}", shown(path))),
+        other => other.at(path),
+    })?;
     String::from_utf8(bytes).map_err(|e| {
         Stop::failed(format!(
             "{}: not JSON: the text is not UTF-8 (invalid byte at offset {})",
@@ -101,6 +95,28 @@ fn read_input(path: &Path) -> Outcome<String> {
             e.utf8_error().valid_up_to()
         ))
     })
+}
+
+/// True when standard input is the file `path` names (`mmd build - -o a.json < a.json`).
+fn stdin_is(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let Ok(fd) = std::io::stdin().as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        let (Ok(ours), Ok(out)) = (std::fs::File::from(fd).metadata(), std::fs::metadata(path))
+        else {
+            return false;
+        };
+        ours.is_file() && ours.dev() == out.dev() && ours.ino() == out.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
 }
 
 fn shown(path: &Path) -> String {
@@ -127,6 +143,12 @@ pub fn run(args: &BuildArgs, out: &mut dyn Write) -> Outcome {
     let target = destination
         .target(&inputs)?
         .ok_or_else(|| Stop::trouble("no output: give -o OUT"))?;
+    if args.input == Path::new("-") && stdin_is(&target) {
+        return Err(Stop::trouble(format!(
+            "-o {} is the file behind standard input: refusing to overwrite the input",
+            target.display()
+        )));
+    }
     let text = read_input(&args.input)?;
     let bytes = match guard::catch(|| format.build(&text)) {
         Ok(Ok(bytes)) => bytes,

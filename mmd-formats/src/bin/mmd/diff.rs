@@ -11,7 +11,6 @@ use serde::Serialize;
 use crate::exit::{Exit, Outcome, Stop};
 use crate::input::{self, Problem};
 
-
 /// One difference in `--json`.
 #[derive(Serialize)]
 struct JsonDifference<'a> {
@@ -139,7 +138,9 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Outcome {
     });
     // A reader that closes the output early (`mmd diff A B | head`) still gets the answer:
     // 1, the files differ.
-    printer.finish(layout).map_err(|stop| stop.closed_with(exit))?;
+    printer
+        .finish(layout)
+        .map_err(|stop| stop.closed_with(exit))?;
     Ok(exit)
 }
 

@@ -64,7 +64,7 @@ impl Problem {
     /// The message for stderr, naming the input as `shown`.
     pub fn message(&self, shown: &str) -> String {
         match self {
-            Problem::Unreadable(e) => format!("cannot read {shown}: {e}"),
+            Problem::Unreadable(e) => format!("cannot read {}: {e}", stdin_name(shown)),
             Problem::Unknown(why) => format!("{shown}: {why}"),
             Problem::WrongFormat { found, wanted } => {
                 format!("{shown}: a {found} file, not {wanted}")
@@ -80,6 +80,15 @@ impl Problem {
     }
 }
 
+/// `standard input` for `-`, else the path as shown.
+fn stdin_name(shown: &str) -> &str {
+    if shown == "-" {
+        "standard input"
+    } else {
+        shown
+    }
+}
+
 /// A read error as the text says it: a file that ends too early (every byte there is
 /// valid: the start of a file that would read) is called truncated, as `--json` marks it.
 pub fn read_error(error: &mmd_formats::Error) -> String {
@@ -90,9 +99,83 @@ pub fn read_error(error: &mmd_formats::Error) -> String {
     }
 }
 
-/// The bytes of `path`.
+/// The most bytes read from standard input (`-`): far more than any MikuMikuDance file,
+/// and a stop for an input without end (`mmd info - < /dev/zero`).
+pub const MAX_STDIN: u64 = 1 << 30;
+
+/// What a path that is not a regular file is (`a FIFO`, `a character device`), or `None`
+/// for a regular file. Links are followed.
+pub fn special_kind(meta: &std::fs::Metadata) -> Option<&'static str> {
+    let t = meta.file_type();
+    if t.is_file() {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return Some("a FIFO");
+        }
+        if t.is_char_device() {
+            return Some("a character device");
+        }
+        if t.is_block_device() {
+            return Some("a block device");
+        }
+        if t.is_socket() {
+            return Some("a socket");
+        }
+    }
+    Some(if t.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    })
+}
+
+/// The bytes of `path`: a regular file (or a link to one), or `-` for standard input (at
+/// most [`MAX_STDIN`] bytes). Anything else (a device such as /dev/zero, a FIFO, a socket,
+/// a directory) is refused before it is opened, since reading one may never end.
 pub fn read(path: &Path) -> Result<Vec<u8>, Problem> {
-    std::fs::read(path).map_err(Problem::Unreadable)
+    use std::io::Read;
+    if path == Path::new("-") {
+        return read_stdin().map_err(Problem::Unreadable);
+    }
+    let not_regular = |kind: &str| {
+        Problem::Unreadable(io::Error::other(format!(
+            "not a regular file ({kind}); mmd reads regular files, or - for standard input"
+        )))
+    };
+    let meta = std::fs::metadata(path).map_err(Problem::Unreadable)?;
+    if let Some(kind) = special_kind(&meta) {
+        return Err(not_regular(kind));
+    }
+    let mut file = std::fs::File::open(path).map_err(Problem::Unreadable)?;
+    // The path may have been replaced between the two looks: ask the file opened.
+    let meta = file.metadata().map_err(Problem::Unreadable)?;
+    if let Some(kind) = special_kind(&meta) {
+        return Err(not_regular(kind));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes).map_err(Problem::Unreadable)?;
+    Ok(bytes)
+}
+
+/// Standard input, at most [`MAX_STDIN`] bytes.
+pub fn read_stdin() -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    io::stdin()
+        .lock()
+        .take(MAX_STDIN + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_STDIN {
+        return Err(io::Error::other(format!(
+            "standard input holds more than {} bytes (1 GiB), more than any file mmd reads",
+            MAX_STDIN
+        )));
+    }
+    Ok(bytes)
 }
 
 /// The format of `bytes`, told by their first bytes.
