@@ -120,7 +120,7 @@ fn item(label: &str, v: &Value, depth: usize, out: &mut dyn Write) -> io::Result
 }
 
 /// Writes `value` as [`write_text`] does, but as it is walked: nothing of the value is
-/// held but the open containers and at most [`INLINE_MAX`] leaves of a short list, so the
+/// held but the open containers and at most 16 leaves of a short list, so the
 /// memory taken does not grow with the value.
 ///
 /// ```

@@ -392,7 +392,7 @@ pub struct Explanation {
     /// One past the field's last byte.
     pub end: u64,
     /// The field's value (a leaf for every binary format; a count or a tag is a
-    /// [`Leaf::Count`](crate::walk::Leaf::Count) or the tag's integer). `None` only if
+    /// [`Leaf::Count`] or the tag's integer). `None` only if
     /// the walk and the writer disagree, which the tests rule out for every format.
     pub value: Option<Value>,
 }
