@@ -166,6 +166,7 @@ fn generate(cont: &Container) -> TokenStream {
 
     let selector_body = write::expand_selector(cont);
     let fixed_write_methods = crate::fixed_write::expand(cont, &ctx_ty);
+    let size_methods = crate::size::expand(cont, &ctx_ty);
     let read_impl = if let Some(spec) = spec.filter(|s| !s.read) {
         let sel = &spec.ty;
         let read_where = read_where(quote!(#decode_selected<(), #sel>));
@@ -247,6 +248,7 @@ fn generate(cont: &Container) -> TokenStream {
                     #write_body
                 }
                 #fixed_write_methods
+                #size_methods
             }
 
             #[automatically_derived]

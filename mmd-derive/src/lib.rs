@@ -18,6 +18,7 @@ mod from_json;
 mod paths;
 mod place;
 mod read;
+mod size;
 mod switch;
 mod tree;
 mod walk;

@@ -160,6 +160,31 @@ pub trait Encode<C: ?Sized> {
     /// Writes one value.
     fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()>;
 
+    /// How many bytes [`Encode::encode`] writes for this value with `ctx`, for a writer to
+    /// reserve before it writes ([`file::encode_all`](crate::file::encode_all) does). 0 (the
+    /// default) means unknown. The built-in types and the derive give the exact length of
+    /// every value that writes; for one that does not (a width or a length that disagrees
+    /// with its field) the hint may be anything, the writer still reports the error.
+    #[inline]
+    fn size_hint(&self, ctx: &C) -> usize {
+        let _ = ctx;
+        0
+    }
+
+    /// How many bytes [`Encode::encode_seq`] writes for `items`: by default the sum of
+    /// their [`Encode::size_hint`]s; types of one size for every value multiply it.
+    #[inline]
+    fn seq_size_hint(items: &[Self], ctx: &C) -> usize
+    where
+        Self: Sized,
+    {
+        let mut total = 0usize;
+        for v in items {
+            total = total.saturating_add(v.size_hint(ctx));
+        }
+        total
+    }
+
     /// Writes consecutive values (the elements of a sequence or an array), each between
     /// [`Output::enter`]`(Segment::Index(i))` and [`Output::leave`]. To an output that
     /// records no spans, values that take the fixed path ([`Encode::encode_fixed`]) go out
@@ -318,6 +343,14 @@ macro_rules! prim {
                 out.write_bytes(&self.to_le_bytes())
             }
             #[inline(always)]
+            fn size_hint(&self, _ctx: &C) -> usize {
+                core::mem::size_of::<$t>()
+            }
+            #[inline(always)]
+            fn seq_size_hint(items: &[Self], _ctx: &C) -> usize {
+                core::mem::size_of_val(items)
+            }
+            #[inline(always)]
             fn encode_fixed(&self, out: &mut FixedOut<'_>, _ctx: &C) -> Option<()> {
                 out.put(self.to_le_bytes())
             }
@@ -417,6 +450,14 @@ impl<C: ?Sized> Encode<C> for u8 {
         out.write_bytes(&[*self])
     }
     #[inline(always)]
+    fn size_hint(&self, _ctx: &C) -> usize {
+        1
+    }
+    #[inline(always)]
+    fn seq_size_hint(items: &[Self], _ctx: &C) -> usize {
+        items.len()
+    }
+    #[inline(always)]
     fn encode_fixed(&self, out: &mut FixedOut<'_>, _ctx: &C) -> Option<()> {
         out.put([*self])
     }
@@ -448,6 +489,10 @@ impl<C: ?Sized, T: Encode<C>, const N: usize> Encode<C> for [T; N] {
     #[inline]
     fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()> {
         T::encode_seq(self, out, ctx)
+    }
+    #[inline]
+    fn size_hint(&self, ctx: &C) -> usize {
+        T::seq_size_hint(self, ctx)
     }
     #[inline(always)]
     fn encode_fixed(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()> {

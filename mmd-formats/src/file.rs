@@ -33,9 +33,10 @@ pub(crate) fn expect_end(input: &SliceInput<'_>) -> Result<()> {
     ))
 }
 
-/// Writes one value to a new vector.
+/// Writes one value to a new vector, which first reserves what the value will write
+/// ([`Encode::size_hint`]), so that it is not copied as it grows.
 pub fn encode_all<T: Encode<C> + ?Sized, C: ?Sized>(value: &T, ctx: &C) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(value.size_hint(ctx));
     value.encode(&mut out, ctx)?;
     Ok(out)
 }

@@ -140,6 +140,14 @@ macro_rules! mmd_flags {
                 <$repr as $crate::__private::Encode<C>>::encode(&self.0, out, ctx)
             }
             #[inline(always)]
+            fn size_hint(&self, _ctx: &C) -> usize {
+                ::core::mem::size_of::<$repr>()
+            }
+            #[inline(always)]
+            fn seq_size_hint(items: &[Self], _ctx: &C) -> usize {
+                ::core::mem::size_of::<$repr>().saturating_mul(items.len())
+            }
+            #[inline(always)]
             fn encode_fixed(
                 &self,
                 out: &mut $crate::__private::FixedOut<'_>,

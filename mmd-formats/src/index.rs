@@ -343,6 +343,14 @@ impl<C: IndexWidth<Self> + ?Sized, K: kind::Kind> Encode<C> for Index<K> {
             Err(_) => Err(overflow(out.position(), K::NAME, self.raw as i64, w)),
         }
     }
+    #[inline(always)]
+    fn size_hint(&self, ctx: &C) -> usize {
+        fixed_width(IndexWidth::<Self>::width(ctx)).unwrap_or(0)
+    }
+    #[inline]
+    fn seq_size_hint(items: &[Self], ctx: &C) -> usize {
+        fixed_width(IndexWidth::<Self>::width(ctx)).map_or(0, |w| w.saturating_mul(items.len()))
+    }
     #[inline]
     fn encode_seq<O: Output + ?Sized>(items: &[Self], out: &mut O, ctx: &C) -> Result<()> {
         let w = IndexWidth::<Self>::width(ctx);
@@ -495,6 +503,14 @@ impl<C: IndexWidth<Self> + ?Sized> Encode<C> for VertexIndex {
             Ok(r) => r,
             Err(_) => Err(overflow(out.position(), VERTEX, self.0 as i64, w)),
         }
+    }
+    #[inline(always)]
+    fn size_hint(&self, ctx: &C) -> usize {
+        fixed_width(IndexWidth::<Self>::width(ctx)).unwrap_or(0)
+    }
+    #[inline]
+    fn seq_size_hint(items: &[Self], ctx: &C) -> usize {
+        fixed_width(IndexWidth::<Self>::width(ctx)).map_or(0, |w| w.saturating_mul(items.len()))
     }
     #[inline]
     fn encode_seq<O: Output + ?Sized>(items: &[Self], out: &mut O, ctx: &C) -> Result<()> {

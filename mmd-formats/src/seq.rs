@@ -51,6 +51,16 @@ pub trait Seq<T> {
     where
         T: Encode<C>;
 
+    /// How many bytes [`Seq::encode_all`] writes (see [`Encode::size_hint`]); 0, unknown,
+    /// by default.
+    fn size_hint_all<C: ?Sized>(&self, ctx: &C) -> usize
+    where
+        T: Encode<C>,
+    {
+        let _ = ctx;
+        0
+    }
+
     /// The container holding `values`, in order: how the JSON form
     /// ([`json::FromJson`](crate::json::FromJson)) builds it from the array it gives.
     fn from_values(values: Vec<T>) -> Self
@@ -92,6 +102,13 @@ impl<T> Seq<T> for Vec<T> {
         T: Encode<C>,
     {
         T::encode_seq(self, out, ctx)
+    }
+    #[inline]
+    fn size_hint_all<C: ?Sized>(&self, ctx: &C) -> usize
+    where
+        T: Encode<C>,
+    {
+        T::seq_size_hint(self, ctx)
     }
     #[inline]
     fn encode_fixed_all<C: ?Sized>(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()>

@@ -176,6 +176,11 @@ impl<C: TextContext + ?Sized> Encode<C> for PmxText {
         out.write_bytes(&len.to_le_bytes())?;
         out.write_bytes(&self.raw)
     }
+    /// The `i32` length and the bytes.
+    #[inline]
+    fn size_hint(&self, _ctx: &C) -> usize {
+        4usize.saturating_add(self.raw.len())
+    }
     #[inline]
     fn encode_fixed(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()> {
         if self.encoding != ctx.text_encoding() {
@@ -324,6 +329,14 @@ impl<C: ?Sized, const N: usize> Encode<C> for ShiftJis<N> {
     #[inline]
     fn encode<O: Output + ?Sized>(&self, out: &mut O, _ctx: &C) -> Result<()> {
         out.write_bytes(&self.0)
+    }
+    #[inline(always)]
+    fn size_hint(&self, _ctx: &C) -> usize {
+        N
+    }
+    #[inline(always)]
+    fn seq_size_hint(items: &[Self], _ctx: &C) -> usize {
+        N.saturating_mul(items.len())
     }
     #[inline(always)]
     fn encode_fixed(&self, out: &mut FixedOut<'_>, _ctx: &C) -> Option<()> {

@@ -27,6 +27,7 @@ where
     assert_eq!(&value, expected);
     let written = encode_all(&value, ctx).unwrap_or_else(|e| panic!("write failed: {e}"));
     mmd_tests::assert_bytes_eq(&written, bytes, "write(read(bytes))");
+    assert_eq!(value.size_hint(ctx), bytes.len(), "size_hint");
 }
 
 /// The error of a write that must fail.
@@ -327,6 +328,12 @@ struct Deltas(Vec<i32>);
 impl mmd_formats::Seq<u16> for Deltas {
     fn len(&self) -> usize {
         self.0.len()
+    }
+    fn size_hint_all<C: ?Sized>(&self, _ctx: &C) -> usize
+    where
+        u16: mmd_formats::Encode<C>,
+    {
+        2 * self.0.len()
     }
     fn decode_n<C: ?Sized, I: mmd_formats::Input + ?Sized>(
         input: &mut I,

@@ -118,7 +118,7 @@ mod renamed {
 }
 
 use mmd_formats::file::{decode_all, encode_all};
-use mmd_formats::{BoneIndex, Describe, PmxText, TextEncoding};
+use mmd_formats::{BoneIndex, Describe, Encode, PmxText, TextEncoding};
 
 #[test]
 fn plain_round_trips() {
@@ -150,6 +150,7 @@ fn plain_round_trips() {
         }
     );
     assert_eq!(encode_all(&v, &()).unwrap(), bytes);
+    assert_eq!(v.size_hint(&()), bytes.len());
 
     // Shortest form: no weight, short tail, tag -1, input ends before `extra`.
     let short = [b'N', b'P', 0x00, 0, 0, 3, 0xff];
@@ -158,6 +159,7 @@ fn plain_round_trips() {
     assert_eq!(v.shape, m::Shape::Nothing);
     assert_eq!(v.extra, None);
     assert_eq!(encode_all(&v, &()).unwrap(), short);
+    assert_eq!(v.size_hint(&()), short.len());
     // magic 2 + flags 1 + count 2 + shortest tail 1 + shape tag 1: the short form above.
     assert_eq!(<m::Plain as Describe>::MIN_SIZE, 2 + 1 + 2 + 1 + 1);
     assert_eq!(<m::Plain as Describe>::MIN_SIZE, short.len() as u64);
@@ -178,6 +180,7 @@ fn context_switch_round_trips() {
     assert_eq!(v.bones.bones, vec![BoneIndex::NONE]);
     assert_eq!(v.bones.uvs, vec![[1.0, 0.0, 0.0, -1.0]]);
     assert_eq!(encode_all(&v, &()).unwrap(), bytes);
+    assert_eq!(v.size_hint(&()), bytes.len());
 }
 
 #[test]
@@ -188,4 +191,5 @@ fn flags_and_a_renamed_runtime_round_trip() {
     assert_eq!(format!("{:?}", v.bits), "Bits(LOW | HIGH)");
     assert_eq!(v.bytes, vec![7, 9]);
     assert_eq!(encode_all(&v, &()).unwrap(), bytes);
+    assert_eq!(v.size_hint(&()), bytes.len());
 }

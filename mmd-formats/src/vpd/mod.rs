@@ -193,13 +193,18 @@ impl fmt::Debug for Vpd {
 crate::file::whole_file_api!(Vpd, "VPD");
 
 impl Vpd {
-    /// The file's bytes: the input as read, with the text of edited numbers replaced.
-    fn text(&self) -> Vec<u8> {
-        let mut edits: Vec<(Span, &str)> = self
-            .bones
+    /// Every number of the pose, in the order the file holds them.
+    fn numbers(&self) -> impl Iterator<Item = &Num> {
+        self.bones
             .iter()
             .flat_map(|b| b.translation.iter().chain(&b.rotation))
             .chain(self.morphs.iter().map(|m| &m.weight))
+    }
+
+    /// The file's bytes: the input as read, with the text of edited numbers replaced.
+    fn text(&self) -> Vec<u8> {
+        let mut edits: Vec<(Span, &str)> = self
+            .numbers()
             .filter_map(|n| n.edited.as_deref().map(|t| (n.span, t)))
             .collect();
         if edits.is_empty() {
@@ -417,6 +422,18 @@ impl Decode<()> for Vpd {
 impl Encode<()> for Vpd {
     fn encode<O: Output + ?Sized>(&self, out: &mut O, _ctx: &()) -> Result<()> {
         out.write_bytes(&self.text())
+    }
+    /// The source's length, with each edited number's text in place of the text it
+    /// replaces (without building the text).
+    fn size_hint(&self, _ctx: &()) -> usize {
+        let mut len = self.src.len();
+        for n in self.numbers() {
+            if let Some(t) = n.edited.as_deref() {
+                let replaced = n.span.end.saturating_sub(n.span.start);
+                len = len.saturating_sub(replaced).saturating_add(t.len());
+            }
+        }
+        len
     }
 }
 

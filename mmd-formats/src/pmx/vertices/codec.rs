@@ -6,8 +6,9 @@ use super::{Base, Vertices, EMPTY};
 use crate::codec::{encode_one, Decode, Encode};
 use crate::error::Result;
 use crate::fixed::{FixedOut, WRITE_BLOCK};
+use crate::index::BoneIndex;
 use crate::io::{Input, Output};
-use crate::pmx::Vertex;
+use crate::pmx::{Vertex, Weight};
 use crate::seq::{reservation, Seq};
 use crate::walk::{Visitor, Walk};
 
@@ -73,6 +74,61 @@ impl Seq<Vertex> for Vertices {
             encode_one(&v, i, out, ctx)?;
         }
         Ok(())
+    }
+
+    /// From the size of one vertex of each weight type (the tables' lengths count them)
+    /// and 16 bytes per additional UV, without building the vertices; vertex by vertex
+    /// when edits have left table entries no vertex uses or vertices with another number
+    /// of additional UVs, where the counts would not be exact.
+    fn size_hint_all<C: ?Sized>(&self, ctx: &C) -> usize
+    where
+        Vertex: Encode<C>,
+    {
+        let n = self.len();
+        if self.unused != 0 || !self.odd_uvs.is_empty() {
+            let mut v = EMPTY;
+            let mut total = 0usize;
+            for i in 0..n {
+                self.fill(i, &mut v);
+                total = total.saturating_add(v.size_hint(ctx));
+            }
+            return total;
+        }
+        // One vertex of each weight type, without additional UVs (BDEF4 and QDEF take the
+        // same bytes: four bones and four weights).
+        let bone = BoneIndex::NONE;
+        let size = |weight: Weight| Vertex { weight, ..EMPTY }.size_hint(ctx);
+        let one = size(Weight::Bdef1 { bone });
+        let two = size(Weight::Bdef2 {
+            bones: [bone; 2],
+            weight: 0.0,
+        });
+        let four = size(Weight::Bdef4 {
+            bones: [bone; 4],
+            weights: [0.0; 4],
+        });
+        let spherical = size(Weight::Sdef {
+            bones: [bone; 2],
+            weight: 0.0,
+            c: [0.0; 3],
+            r0: [0.0; 3],
+            r1: [0.0; 3],
+        });
+        let bdef1 = n
+            .saturating_sub(self.two.len())
+            .saturating_sub(self.four.len())
+            .saturating_sub(self.spherical.len());
+        let uvs = n.saturating_mul(self.stride).saturating_mul(16);
+        [
+            (bdef1, one),
+            (self.two.len(), two),
+            (self.four.len(), four),
+            (self.spherical.len(), spherical),
+        ]
+        .iter()
+        .fold(uvs, |total, &(count, each)| {
+            total.saturating_add(count.saturating_mul(each))
+        })
     }
 
     fn encode_fixed_all<C: ?Sized>(&self, out: &mut FixedOut<'_>, ctx: &C) -> Option<()>
