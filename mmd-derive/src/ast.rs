@@ -96,7 +96,18 @@ pub enum Repeat {
     One,
     Count(Type),
     Len(Expr),
+    /// Values up to the end of the input (or of the region a `size` bounds); bytes when
+    /// the value type is `u8`.
     Rest,
+    /// Values until the condition holds of the one just read, which is kept as the last.
+    Until(Until),
+}
+
+/// `until = |e| cond`, checked: the name the condition gives the element just read.
+#[derive(Clone)]
+pub struct Until {
+    pub element: Ident,
+    pub cond: Expr,
 }
 
 impl Repeat {
@@ -104,6 +115,14 @@ impl Repeat {
     pub fn len_expr(&self) -> Option<&Expr> {
         match self {
             Repeat::Len(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The condition of `until`, which may read earlier fields too.
+    pub fn until_cond(&self) -> Option<&Expr> {
+        match self {
+            Repeat::Until(u) => Some(&u.cond),
             _ => None,
         }
     }
@@ -117,6 +136,8 @@ pub struct Shape {
     pub value_ty: Type,
     pub select: Option<Expr>,
     pub switch_ctx: Option<Expr>,
+    /// `size = expr`: each value is read from exactly that many bytes.
+    pub size: Option<Expr>,
     /// A switch to a declared context (`#[mmd(context = Ctx(args))]`).
     pub context: Option<ContextCall>,
 }

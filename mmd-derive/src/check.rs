@@ -259,6 +259,22 @@ fn check_expr(
             cx.syn_error(err);
         }
     }
+    check_expr_names(cx, e, keyword, fields, here, this_too, has_ctx, type_name);
+}
+
+/// The names `e` uses: earlier fields (and, with `this_too`, the field `here` itself), and
+/// `ctx` only where there is one.
+#[allow(clippy::too_many_arguments)]
+fn check_expr_names(
+    cx: &Ctxt,
+    e: &Expr,
+    keyword: &str,
+    fields: &[String],
+    here: usize,
+    this_too: bool,
+    has_ctx: bool,
+    type_name: &str,
+) {
     let (names, selfs) = crate::place::names_in(e);
     for span in selfs {
         cx.syn_error(syn::Error::new(
@@ -300,6 +316,36 @@ fn check_expr(
     }
 }
 
+/// The condition of `until`: in the expression language with the element as a name of
+/// its own, over earlier fields and the element.
+fn check_until(
+    cx: &Ctxt,
+    u: &crate::ast::Until,
+    fields: &[String],
+    here: usize,
+    has_ctx: bool,
+    type_name: &str,
+) {
+    let element = u.element.to_string();
+    if fields.contains(&element) {
+        cx.error_spanned_by(
+            &u.element,
+            format!(
+                "`{element}` is also a field of `{type_name}`: give the element of `until` a \
+                 name of its own"
+            ),
+        );
+        return;
+    }
+    if let Err(err) = crate::tree::check_with_element(&u.cond, &element) {
+        cx.syn_error(err);
+        return;
+    }
+    check_expr_names(
+        cx, &u.cond, "until", fields, here, false, has_ctx, type_name,
+    );
+}
+
 fn check_fields(
     cx: &Ctxt,
     fields: &mut Fields,
@@ -323,10 +369,13 @@ fn check_fields(
             );
         }
         let shape = field_shape(cx, f, i + 1 == n);
-        for keyword in ["len", "if", "select"] {
+        for keyword in ["len", "if", "select", "size"] {
             if let Some(e) = f.attrs.expr(keyword) {
                 check_expr(cx, e.value, keyword, &names, i, false, has_ctx, type_name);
             }
+        }
+        if let Some(Repeat::Until(u)) = shape.as_ref().map(|s| &s.repeat) {
+            check_until(cx, u, &names, i, has_ctx, type_name);
         }
         let call = f
             .attrs
@@ -485,13 +534,27 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
         conflict = true;
     }
     if a.has("rest") {
-        for key in ["count", "len", "if", "unless_eof", "select"] {
+        for key in ["count", "len", "until", "if", "unless_eof", "select"] {
             if let Some(span) = a.span_of(key) {
                 cx.syn_error(syn::Error::new(
                     span,
                     format!(
-                        "`rest` and `{key}` conflict: `rest` takes every byte up to the end of \
+                        "`rest` and `{key}` conflict: `rest` takes every value up to the end of \
                          the input, always (possibly none), so its field has no other directive"
+                    ),
+                ));
+                conflict = true;
+            }
+        }
+    }
+    if let Some(u) = a.span_of("until") {
+        for key in ["count", "len", "select"] {
+            if a.has(key) {
+                cx.syn_error(syn::Error::new(
+                    u,
+                    format!(
+                        "`until` and `{key}` conflict: the elements run until the condition \
+                         holds of the one just read, so nothing else gives their number"
                     ),
                 ));
                 conflict = true;
@@ -571,6 +634,14 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
         Repeat::Len(l.value.clone())
     } else if a.has("rest") {
         Repeat::Rest
+    } else if let Some(u) = a.expr("until") {
+        match until_closure(u.value) {
+            Ok(until) => Repeat::Until(until),
+            Err(e) => {
+                cx.syn_error(e);
+                return None;
+            }
+        }
     } else {
         Repeat::One
     };
@@ -633,23 +704,37 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
                 ty.clone()
             }
         },
-        Repeat::Rest => {
-            let is_bytes = generic_inner(ty, "Vec").map(type_text).as_deref() == Some("u8");
-            if !is_bytes {
-                cx.syn_error(syn::Error::new(
-                    a.span_of("rest")
-                        .unwrap_or_else(proc_macro2::Span::call_site),
-                    format!(
-                        "`rest` belongs on a Vec<u8> field; `{}` is not one",
-                        type_text(ty)
-                    ),
-                ));
-                ok = false;
+        Repeat::Rest | Repeat::Until(_) => {
+            let key = if a.has("rest") { "rest" } else { "until" };
+            match generic_inner(ty, "Vec") {
+                Some(inner) => inner.clone(),
+                None => {
+                    cx.syn_error(syn::Error::new(
+                        a.span_of(key).unwrap_or_else(proc_macro2::Span::call_site),
+                        format!(
+                            "`{key}` belongs on a Vec field; `{}` is not a Vec",
+                            type_text(ty)
+                        ),
+                    ));
+                    ok = false;
+                    ty.clone()
+                }
             }
-            ty.clone()
         }
     };
-    if let (Some(span), Repeat::One | Repeat::Rest) = (a.span_of("item"), &repeat) {
+    if let (Some(span), true) = (a.span_of("size"), matches!(repeat, Repeat::Rest)) {
+        if type_text(&value_ty) == "u8" {
+            cx.syn_error(syn::Error::new(
+                span,
+                "`size` bounds each value of a field, and the bytes of a `rest` byte field are \
+                 not values of their own: give the bytes a number with `len = expr` instead",
+            ));
+            ok = false;
+        }
+    }
+    if let (Some(span), Repeat::One | Repeat::Rest | Repeat::Until(_)) =
+        (a.span_of("item"), &repeat)
+    {
         cx.syn_error(syn::Error::new(
             span,
             "`item` belongs on a field with `count` or `len` whose container is not a Vec",
@@ -668,6 +753,36 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
         value_ty,
         select: a.expr("select").map(|s| s.value.clone()),
         switch_ctx: a.expr("switch_ctx").map(|s| s.value.clone()),
+        size: a.expr("size").map(|s| s.value.clone()),
         context: None,
+    })
+}
+
+/// `|e| cond`: the element's name and the condition.
+fn until_closure(e: &Expr) -> syn::Result<crate::ast::Until> {
+    let refuse = |at: &dyn quote::ToTokens| {
+        syn::Error::new_spanned(
+            at,
+            "`until` takes a closure of the element just read, `|e| condition` (for example \
+             `until = |s| s.kind == 0xFF`)",
+        )
+    };
+    let Expr::Closure(c) = e else {
+        return Err(refuse(e));
+    };
+    if c.inputs.len() != 1 || c.asyncness.is_some() || c.capture.is_some() {
+        return Err(refuse(c));
+    }
+    let element = match &c.inputs[0] {
+        syn::Pat::Ident(p)
+            if p.by_ref.is_none() && p.mutability.is_none() && p.subpat.is_none() =>
+        {
+            p.ident.clone()
+        }
+        other => return Err(refuse(other)),
+    };
+    Ok(crate::ast::Until {
+        element,
+        cond: (*c.body).clone(),
     })
 }

@@ -29,7 +29,12 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
         let name = Literal::string(&f.name);
         let doc = Literal::string(&f.doc);
         let vt = &shape.value_ty;
-        let ty = Literal::string(&type_text(vt));
+        // A byte `rest` keeps the name it has always had in descriptors
+        // (`Vec<u8>`); every other list names its element type.
+        let ty = match &shape.repeat {
+            Repeat::Rest if type_text(vt) == "u8" => Literal::string("Vec<u8>"),
+            _ => Literal::string(&type_text(vt)),
+        };
         let repeat = match &shape.repeat {
             Repeat::One => quote!(#layout::Repeat::One),
             Repeat::Count(n) => {
@@ -46,6 +51,18 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
                 quote!(#layout::Repeat::Len(#t))
             }
             Repeat::Rest => quote!(#layout::Repeat::Rest),
+            Repeat::Until(u) => {
+                let t = crate::tree::expression_with_element(p, &u.cond, &u.element.to_string());
+                quote!(#layout::Repeat::Until(#t))
+            }
+        };
+        let bound = match &shape.size {
+            Some(e) => {
+                let t = crate::tree::expression(p, e);
+                let some = p.some.clone();
+                quote!(#some(#t))
+            }
+            None => none.clone(),
         };
         let presence = match &shape.presence {
             Presence::Always => quote!(#layout::Presence::Always),
@@ -90,7 +107,7 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
         };
         let (size, layout_fn, shape_fn) = match &shape.repeat {
             // Every byte to the end: bytes, described by the `Rest` repeat.
-            Repeat::Rest => (
+            Repeat::Rest if crate::ast::type_text(vt) == "u8" => (
                 quote!(#layout::Size::Variable),
                 quote!(|| #none),
                 quote!(<u8 as #describe>::shape),
@@ -111,6 +128,7 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
                 shape: #shape_fn,
                 repeat: #repeat,
                 presence: #presence,
+                bound: #bound,
                 select: #select,
                 switch_ctx: #switch,
                 context: #context,

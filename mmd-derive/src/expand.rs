@@ -1,6 +1,6 @@
 //! The pipeline: parse -> check -> generate.
 
-use crate::ast::{Container, Data, Repeat};
+use crate::ast::{Container, Data};
 use crate::ctxt::Ctxt;
 use crate::paths::Paths;
 use crate::{check, describe, from_json, read, walk, write};
@@ -36,7 +36,7 @@ fn bounds(cont: &Container, trait_path: &TokenStream, for_decode: bool) -> Vec<T
             let Some(shape) = f.shape.as_ref() else {
                 continue;
             };
-            if matches!(shape.repeat, Repeat::Rest) || (for_decode && shape.select.is_some()) {
+            if for_decode && shape.select.is_some() {
                 continue;
             }
             let vt = &shape.value_ty;
@@ -69,7 +69,7 @@ fn context_free_checks(cont: &Container) -> TokenStream {
             let Some(shape) = f.shape.as_ref() else {
                 continue;
             };
-            if shape.select.is_some() || matches!(shape.repeat, Repeat::Rest) {
+            if shape.select.is_some() {
                 continue;
             }
             let vt = &shape.value_ty;

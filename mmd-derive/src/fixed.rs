@@ -22,6 +22,7 @@ fn simple(f: &Field) -> bool {
         matches!(s.repeat, Repeat::One)
             && matches!(s.presence, Presence::Always)
             && s.select.is_none()
+            && s.size.is_none()
             && s.switch_ctx.is_none()
             && s.context.is_none()
     })

@@ -18,7 +18,8 @@ fn supported(fields: &Fields) -> bool {
     fields.fields.iter().all(|f| {
         f.shape.as_ref().is_some_and(|s| {
             matches!(s.presence, Presence::Always | Presence::If(_))
-                && !matches!(s.repeat, Repeat::Rest)
+                && !matches!(s.repeat, Repeat::Rest | Repeat::Until(_))
+                && s.size.is_none()
                 && s.switch_ctx.is_none()
                 && s.context.is_none()
         })
@@ -77,7 +78,7 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
                     <_ as #seq<#vt>>::encode_fixed_all(__mmd_val, __mmd_w, ctx)?;
                 }
             }
-            (Repeat::Rest, _) => quote! { return #none; },
+            (Repeat::Rest | Repeat::Until(_), _) => quote! { return #none; },
         };
         match &shape.presence {
             Presence::If(c) => {

@@ -79,6 +79,13 @@ fn build_fields(
                 let e = eval(p, fields, i, i, lone, e, None);
                 quote! { #json_rt::with_len::<#vt, _, _, _>(__mmd_jv, ctx, #e, #text) }
             }
+            Repeat::Rest | Repeat::Until(_) if crate::ast::type_text(vt) != "u8" => quote! {
+                #json_rt::with_any_len::<#vt, _, ::std::vec::Vec<#vt>>(__mmd_jv, ctx).and_then(|__mmd_b| match __mmd_absent {
+                    #some(__mmd_a) if !__mmd_b.is_empty() => #err(#json_rt::after_absent(__mmd_a)),
+                    _ => #ok(__mmd_b),
+                })
+            },
+            Repeat::Until(_) => quote! { #json_rt::with_any_len::<#vt, _, _>(__mmd_jv, ctx) },
             Repeat::Rest => quote! {
                 #json_rt::rest(__mmd_jv).and_then(|__mmd_b| match __mmd_absent {
                     #some(__mmd_a) if !__mmd_b.is_empty() => #err(#json_rt::after_absent(__mmd_a)),

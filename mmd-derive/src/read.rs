@@ -49,16 +49,53 @@ pub fn read_fields(
                 }
                 None => quote! { <#vt as #decode<_>>::decode(__mmd_input, ctx) },
             };
-            let value = match &shape.repeat {
-                Repeat::One => one,
-                Repeat::Count(n) => {
+            // One value from exactly `size` bytes.
+            let sized = shape.size.as_ref().map(|e| {
+                let text = Literal::string(&crate::ast::expr_text(e));
+                let e = crate::switch::eval(p, fields, i, e, &pos);
+                quote! { #rt::read_sized(__mmd_input, #e, #text, |__mmd_input| #one) }
+            });
+            let elem = sized.clone().unwrap_or_else(|| one.clone());
+            let bytes = crate::ast::type_text(vt) == "u8";
+            let value = match (&shape.repeat, &sized) {
+                (Repeat::One, _) => elem,
+                (Repeat::Count(n), None) => {
                     quote! { #rt::read_counted::<#n, #vt, _, _, _>(__mmd_input, ctx) }
                 }
-                Repeat::Len(e) => {
+                (Repeat::Count(n), Some(_)) => quote! {
+                    <#n as #rt::CountInt>::read_count(__mmd_input).and_then(|__mmd_n| {
+                        #rt::read_len_with(__mmd_input, __mmd_n, |__mmd_input| #elem)
+                    })
+                },
+                (Repeat::Len(e), None) => {
                     let e = crate::switch::eval(p, fields, i, e, &pos);
                     quote! { #rt::read_len::<#vt, _, _, _, _>(__mmd_input, ctx, #e) }
                 }
-                Repeat::Rest => quote! { #rt::read_rest(__mmd_input) },
+                (Repeat::Len(e), Some(_)) => {
+                    let e = crate::switch::eval(p, fields, i, e, &pos);
+                    quote! { #rt::read_len_with(__mmd_input, #e, |__mmd_input| #elem) }
+                }
+                (Repeat::Rest, None) if bytes => quote! { #rt::read_rest(__mmd_input) },
+                (Repeat::Rest, _) => {
+                    quote! { #rt::read_to_end(__mmd_input, |__mmd_input| #elem) }
+                }
+                (Repeat::Until(u), _) => {
+                    let el = &u.element;
+                    let at = quote!(__mmd_at);
+                    let cond = crate::switch::eval_as(p, fields, i, &u.cond, &at, Some(&bool_ty));
+                    let result = &p.result;
+                    let ok = &p.ok;
+                    quote! {
+                        #rt::read_until(
+                            __mmd_input,
+                            |__mmd_input| #elem,
+                            |__mmd_e: &#vt, __mmd_at: ::core::primitive::u64| -> #result<#bool_ty> {
+                                let #el = __mmd_e;
+                                #ok(#cond)
+                            },
+                        )
+                    }
+                }
             };
             let value = if lone {
                 quote! { (#value)? }

@@ -27,6 +27,8 @@ pub fn is_root(fields: &Fields, i: usize) -> bool {
         let exprs = [
             s.presence.condition(),
             s.repeat.len_expr(),
+            s.repeat.until_cond(),
+            s.size.as_ref(),
             s.select.as_ref(),
             s.switch_ctx.as_ref(),
         ];
@@ -154,8 +156,13 @@ fn locate(p: &Paths, f: &crate::ast::Field, shape: &Shape) -> TokenStream {
     let write = match &shape.repeat {
         Repeat::One => quote!(<#vt as #encode<_>>::encode(__mmd_v, __mmd_o, ctx)),
         Repeat::Count(n) => quote!(#rt::write_counted::<#n, #vt, _, _, _>(__mmd_v, __mmd_o, ctx)),
-        Repeat::Len(_) => quote!(<#vt as #encode<_>>::encode_seq(__mmd_v, __mmd_o, ctx)),
-        Repeat::Rest => quote!(#output::write_bytes(__mmd_o, __mmd_v)),
+        Repeat::Len(_) | Repeat::Until(_) => {
+            quote!(<#vt as #encode<_>>::encode_seq(__mmd_v, __mmd_o, ctx))
+        }
+        Repeat::Rest if crate::ast::type_text(vt) == "u8" => {
+            quote!(#output::write_bytes(__mmd_o, __mmd_v))
+        }
+        Repeat::Rest => quote!(<#vt as #encode<_>>::encode_seq(__mmd_v, __mmd_o, ctx)),
     };
     let body = match shape.presence {
         Presence::Always => quote!({

@@ -79,6 +79,33 @@ pub fn check(e: &Expr) -> Result<(), syn::Error> {
     build(&p, e).map(|_| ())
 }
 
+std::thread_local! {
+    /// The name an `until` condition gives the element just read, while its tree is built.
+    static ELEMENT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `element` naming [`layout::Expr::Element`].
+fn with_element<R>(element: &str, f: impl FnOnce() -> R) -> R {
+    ELEMENT.with(|e| *e.borrow_mut() = Some(element.to_string()));
+    let r = f();
+    ELEMENT.with(|e| *e.borrow_mut() = None);
+    r
+}
+
+fn is_element(name: &str) -> bool {
+    ELEMENT.with(|e| e.borrow().as_deref() == Some(name))
+}
+
+/// [`check`] of an `until` condition, where `element` names the element just read.
+pub fn check_with_element(e: &Expr, element: &str) -> Result<(), syn::Error> {
+    with_element(element, || check(e))
+}
+
+/// [`expression`] of an `until` condition, where `element` names the element just read.
+pub fn expression_with_element(p: &Paths, e: &Expr, element: &str) -> TokenStream {
+    with_element(element, || expression(p, e))
+}
+
 /// The tokens of a `layout::Expression` for `e` (its text and tree).
 pub fn expression(p: &Paths, e: &Expr) -> TokenStream {
     let layout = &p.layout;
@@ -147,6 +174,9 @@ fn build(p: &Paths, e: &Expr) -> Result<TokenStream, syn::Error> {
                             e,
                             "`ctx` itself is not a value: name a member (`ctx.member`)".to_string(),
                         ));
+                    }
+                    if is_element(&name) {
+                        return Ok(quote!(#x::Element));
                     }
                     let n = Literal::string(&name);
                     quote!(#x::Name(#n))

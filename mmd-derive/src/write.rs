@@ -67,15 +67,60 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
             }
             None => quote! { <#vt as #encode<_>>::encode(__mmd_val, __mmd_out, ctx) },
         };
+        // One value that must take exactly `size` bytes.
+        let sized = shape.size.as_ref().map(|e| {
+            let text = Literal::string(&expr_text(e));
+            let e = crate::switch::eval(p, fields, i, e, &here);
+            quote! { #rt::write_sized(__mmd_out, #e, #text, |__mmd_out| #one) }
+        });
+        let each = sized.as_ref().map(|elem| {
+            quote! { #rt::write_each(__mmd_val, __mmd_out, |__mmd_val, __mmd_out| #elem) }
+        });
+        let seq = each.clone().unwrap_or_else(
+            || quote! { <#vt as #encode<_>>::encode_seq(__mmd_val, __mmd_out, ctx) },
+        );
+        let bytes = crate::ast::type_text(vt) == "u8";
         let write = match &shape.repeat {
-            Repeat::One => one,
-            Repeat::Count(n) => {
-                quote! { #rt::write_counted::<#n, #vt, _, _, _>(__mmd_val, __mmd_out, ctx) }
-            }
+            Repeat::One => sized.unwrap_or(one),
+            Repeat::Count(n) => match &each {
+                None => {
+                    quote! { #rt::write_counted::<#n, #vt, _, _, _>(__mmd_val, __mmd_out, ctx) }
+                }
+                Some(each) => quote! {
+                    #rt::write_count::<#n, _>(__mmd_val.len(), __mmd_out).and_then(|()| #each)
+                },
+            },
             Repeat::Len(e) => {
                 let text = Literal::string(&expr_text(e));
                 let e = crate::switch::eval(p, fields, i, e, &here);
-                quote! { #rt::write_len::<#vt, _, _, _, _>(__mmd_val, __mmd_out, ctx, #e, #text) }
+                match &each {
+                    None => quote! {
+                        #rt::write_len::<#vt, _, _, _, _>(__mmd_val, __mmd_out, ctx, #e, #text)
+                    },
+                    Some(each) => quote! {
+                        #rt::check_len(__mmd_val.len(), #pos, #e, #text).and_then(|()| #each)
+                    },
+                }
+            }
+            Repeat::Rest if !bytes || each.is_some() => seq,
+            Repeat::Until(u) => {
+                let el = &u.element;
+                let text = Literal::string(&expr_text(&u.cond));
+                let at = quote!(__mmd_at);
+                let bool_ty = crate::switch::bool_type();
+                let cond = crate::switch::eval_as(p, fields, i, &u.cond, &at, Some(&bool_ty));
+                let result = &p.result;
+                let ok = &p.ok;
+                quote! {
+                    {
+                        let __mmd_at = #pos;
+                        #rt::check_until(__mmd_val, __mmd_at, #text, |__mmd_e: &#vt| -> #result<#bool_ty> {
+                            let #el = __mmd_e;
+                            #ok(#cond)
+                        })
+                        .and_then(|()| #seq)
+                    }
+                }
             }
             Repeat::Rest => quote! {
                 if let #some(__mmd_absent) = __mmd_absent.filter(|_| !__mmd_val.is_empty()) {

@@ -397,6 +397,27 @@ impl Error {
 }
 
 impl Error {
+    /// For a read that ran past the end of a region of a declared size (`size = expr`,
+    /// `what` naming it) rather than past the end of the input: the same error at the same
+    /// place, as corrupt data (it is no longer [`Error::is_truncated`]), saying so.
+    #[must_use]
+    pub fn past_region(mut self, region_end: u64, what: &str) -> Self {
+        match self.0.kind {
+            ErrorKind::Truncated { needed, end } if end == region_end => {
+                let unit = if needed == 1 { "byte" } else { "bytes" };
+                self.0.kind = ErrorKind::Invalid {
+                    expected: format!(
+                        "{needed} more {unit} inside the region of `{what}` bytes, which ends \
+                         at {end:#x}"
+                    ),
+                    found: format!("{} bytes left in it", end.saturating_sub(self.0.offset)),
+                };
+                self
+            }
+            _ => self,
+        }
+    }
+
     /// Moves the offset by `base` (for errors computed relative to the start of a value).
     #[must_use]
     pub fn offset_by(mut self, base: u64) -> Self {

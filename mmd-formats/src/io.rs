@@ -90,6 +90,20 @@ pub trait Input {
     fn skip(&mut self, n: usize) -> Result<()> {
         self.read_vec(n as u64).map(drop)
     }
+
+    /// Moves the end of the input to `end` and returns the end before, so that a region
+    /// of a declared size (`#[mmd(size = expr)]`) reads as a whole input and the old end
+    /// can be given back afterwards. `end` lies between the position and the end the
+    /// input was made with. By default an input cannot be bounded: the call fails, and a
+    /// field with a `size` cannot be read from it.
+    fn set_end(&mut self, end: u64) -> Result<u64> {
+        let _ = end;
+        Err(Error::invalid(
+            self.position(),
+            "an input whose end can be moved, for a field of a declared size",
+            "an input that does not implement `Input::set_end`",
+        ))
+    }
 }
 
 /// An [`Input`] over a byte slice: the fast path for files already in memory.
@@ -98,6 +112,8 @@ pub trait Input {
 /// pointer step.
 #[derive(Debug, Clone)]
 pub struct SliceInput<'a> {
+    /// The bytes the input was made with (a region of a declared size narrows `data`).
+    full: &'a [u8],
     /// The whole input (for the offset and the end).
     data: &'a [u8],
     /// The bytes not yet read: always a suffix of `data`.
@@ -107,7 +123,11 @@ pub struct SliceInput<'a> {
 impl<'a> SliceInput<'a> {
     /// Starts reading at the first byte of `data`.
     pub fn new(data: &'a [u8]) -> Self {
-        SliceInput { data, rest: data }
+        SliceInput {
+            full: data,
+            data,
+            rest: data,
+        }
     }
 
     /// The bytes not yet read.
@@ -191,6 +211,22 @@ impl Input for SliceInput<'_> {
             _ => Err(Error::truncated(self.position(), n, self.end())),
         }
     }
+    fn set_end(&mut self, end: u64) -> Result<u64> {
+        let pos = self.data.len() - self.rest.len();
+        match usize::try_from(end) {
+            Ok(e) if e >= pos && e <= self.full.len() => {
+                let old = self.data.len() as u64;
+                self.data = &self.full[..e];
+                self.rest = &self.full[pos..e];
+                Ok(old)
+            }
+            _ => Err(Error::truncated(
+                pos as u64,
+                end.saturating_sub(pos as u64),
+                self.full.len() as u64,
+            )),
+        }
+    }
 }
 
 /// An [`Input`] over any `Read + Seek` stream (used by the binrw impls).
@@ -223,6 +259,9 @@ impl<R: Read + Seek + ?Sized> Input for IoInput<'_, R> {
         self.end
     }
     fn read_into(&mut self, buf: &mut [u8]) -> Result<()> {
+        if self.pos.saturating_add(buf.len() as u64) > self.end {
+            return Err(Error::truncated(self.pos, buf.len() as u64, self.end));
+        }
         match self.reader.read_exact(buf) {
             Ok(()) => {
                 self.pos += buf.len() as u64;
@@ -235,6 +274,12 @@ impl<R: Read + Seek + ?Sized> Input for IoInput<'_, R> {
             )),
             Err(e) => Err(Error::new(self.pos, ErrorKind::Io(e))),
         }
+    }
+    fn set_end(&mut self, end: u64) -> Result<u64> {
+        if end < self.pos {
+            return Err(Error::truncated(self.pos, 0, self.end));
+        }
+        Ok(std::mem::replace(&mut self.end, end))
     }
 }
 

@@ -177,8 +177,13 @@ pub enum Repeat {
     },
     /// The number of values is given by an expression over earlier fields or the context.
     Len(Expression),
-    /// Every byte up to the end of the input.
+    /// Values up to the end of the input, or of the region a [`FieldLayout::bound`] of an
+    /// enclosing field gives (Kaitai's `repeat: eos`); for bytes (`Vec<u8>`), every byte
+    /// up to there.
     Rest,
+    /// Values until the condition holds of the one just read ([`Expr::Element`]), which is
+    /// kept as the last (Kaitai's `repeat: until`).
+    Until(Expression),
 }
 
 /// When a field is present.
@@ -213,6 +218,10 @@ pub struct FieldLayout {
     pub repeat: Repeat,
     /// When present.
     pub presence: Presence,
+    /// `size = expr`: each value is read from exactly this many bytes, its reader bounded
+    /// to them (reading past them is an error at the value); the value's type accounts for
+    /// every byte (ending in a [`Repeat::Rest`] field to keep the ones it does not use).
+    pub bound: Option<Expression>,
     /// For a field whose enum is selected by earlier fields: the selecting expression.
     pub select: Option<Expression>,
     /// When the context changes after this field: the switch as written
@@ -269,6 +278,8 @@ pub enum Expr {
     /// A name: an earlier field of the record (`flags`), or a parameter of the context
     /// whose member is computed (`header`).
     Name(&'static str),
+    /// The element just read, in the condition of [`Repeat::Until`] (Kaitai's `_`).
+    Element,
     /// A member of the context in force (`ctx.bones`).
     Ctx(&'static str),
     /// A field of a record value (`header.globals`; `pair.0` as `"0"`).

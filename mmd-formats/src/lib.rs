@@ -97,7 +97,9 @@
 //! | `item = T` (with `count` or `len`) | a container implementing [`Seq<T>`] | the elements are held in this container instead of a `Vec<T>` (a more compact form, as [`pmx::Vertices`] holds vertices); read, written, walked and described exactly as a `Vec<T>` would be |
 //! | `if = expr` | `Option<T>` | present only when `expr` holds; the writer checks `Some` exactly when it holds |
 //! | `unless_eof` | `Option<T>` | absent when the input ends exactly here; nothing may be written after an absent one, and a present one must write at least one byte. Meant for the last fields of a whole-file type: the end of the input is the end of the file |
-//! | `rest` | `Vec<u8>` | every byte up to the end of the input (trailing bytes, kept verbatim) |
+//! | `rest` | `Vec<T>` | values up to the end of the input, or of the region an enclosing `size` bounds (Kaitai's `repeat: eos`); for `Vec<u8>`, every byte up to there, kept verbatim. Each value must take at least one byte. On the last field only |
+//! | `until = \|e\| expr` | `Vec<T>` | values until `expr` holds of the one just read (`e`, a reference to it; earlier fields by name too), which is kept as the last (Kaitai's `repeat: until`, `_` for `e`): `until = \|s\| s.kind == 0xFF`. The input ending first is an error at the missing element; the writer checks that the last element, and only it, ends the list |
+//! | `size = expr` | any (with a repeat: each element) | each value is read from exactly `expr` bytes: its reader sees no byte past them (reading past is an error at the value that crosses the end, not a truncation), and the value must account for every byte: a type that keeps bytes it does not know ends with a `rest` field (newer writers' extra fields). The writer checks each value writes exactly `expr` bytes, never cutting or padding. With `rest`: elements of that size to the end (`#[mmd(rest, size = item_size)]`). Needs an input that can be bounded ([`Input::set_end`]; both inputs of this crate can) |
 //! | `select = expr` | an enum with `selected_by` | picks the enum's variant; the writer checks the variant matches |
 //! | `context = Ctx(arg, ...)` | any | after this field, `ctx` becomes the declared context `Ctx` (see below) computed from the arguments (expressions over the fields read so far, this one included) |
 //! | `switch_ctx = expr` | any | after this field, `ctx` becomes the value of `expr` (a `Result<NewCtx, Error>`); opaque to the descriptors, so the reference cannot render it: prefer `context` |
@@ -125,6 +127,7 @@
 //! |---|---|---|
 //! | literal | `2`, `0x10`, `3u8`, `2.05`, `true` | a number or `bool` |
 //! | earlier field | `*flags`, `header.globals[2]`, `pair.0` | a field read before this one (in a context member: a parameter), the fields and elements below it; a missing element is an error |
+//! | the element just read | `s.kind` in `until = \|s\| s.kind == 0xFF` | in an `until` condition only: the element the list may end with, and the fields below it (Kaitai's `_`) |
 //! | context member | `ctx.bones` | a member of the context in force (the type's `ctx`, or the one a `context` switch made) |
 //! | flag constant | `BoneFlags::IK` | a named bit of a flag type (`mmd_flags!`), for `contains` and `intersects` |
 //! | arithmetic | `+ - * / %`, unary `-` | on numbers of one type (Rust does not mix `u16` and `i16`: widen first); `/` rounds toward 0 and `%` takes the sign of the dividend, as in Rust |

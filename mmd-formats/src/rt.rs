@@ -765,6 +765,28 @@ where
     read_n(input, ctx, at, n)
 }
 
+/// Writes a count of type `N` for `len` values.
+pub fn write_count<N: CountInt, O: Output + ?Sized>(len: usize, out: &mut O) -> Result<()> {
+    out.enter(Segment::Count);
+    let r = N::write_count(len, out);
+    out.leave();
+    r
+}
+
+/// Checks that a list written with values of a declared size has the number of values
+/// its length expression gives.
+pub fn check_len<L: ToLen>(len: usize, at: u64, want: L, expr: &str) -> Result<()> {
+    let want = len_of(want, at)?;
+    if len as u64 != want {
+        return Err(Error::inconsistent(
+            at,
+            format!("{want} elements (`{expr}`)"),
+            format!("{len} elements"),
+        ));
+    }
+    Ok(())
+}
+
 /// Writes records whose number an expression fixes, checking that it matches.
 #[inline]
 pub fn write_len<T, C, O, L, S>(items: &S, out: &mut O, ctx: &C, len: L, expr: &str) -> Result<()>
@@ -784,6 +806,175 @@ where
         ));
     }
     items.encode_all(out, ctx)
+}
+
+/// Reads values up to the end of the input (or of the region a `size` bounds): each
+/// value must take at least one byte, or the list would never end.
+pub fn read_to_end<T, I: Input + ?Sized>(
+    input: &mut I,
+    mut read: impl FnMut(&mut I) -> Result<T>,
+) -> Result<Vec<T>> {
+    let mut items = Vec::new();
+    while !input.at_end() {
+        let at = input.position();
+        let item = read(input).map_err(|e| e.in_index(items.len()))?;
+        if input.position() == at {
+            return Err(
+                Error::invalid(at, "a value of at least one byte", "a value of no bytes")
+                    .in_index(items.len()),
+            );
+        }
+        items.push(item);
+    }
+    Ok(items)
+}
+
+/// Reads values until `stop` holds of the one just read (given where it started), which
+/// is kept as the last. The input ending first is an error at the value that could not
+/// be read.
+pub fn read_until<T, I: Input + ?Sized>(
+    input: &mut I,
+    mut read: impl FnMut(&mut I) -> Result<T>,
+    mut stop: impl FnMut(&T, u64) -> Result<bool>,
+) -> Result<Vec<T>> {
+    let mut items = Vec::new();
+    loop {
+        let at = input.position();
+        let i = items.len();
+        let item = read(input).map_err(|e| e.in_index(i))?;
+        let done = stop(&item, at).map_err(|e| e.in_index(i))?;
+        if !done && input.position() == at {
+            return Err(
+                Error::invalid(at, "a value of at least one byte", "a value of no bytes")
+                    .in_index(i),
+            );
+        }
+        items.push(item);
+        if done {
+            return Ok(items);
+        }
+    }
+}
+
+/// Checks, before an `until` list is written, that its last value is the first for which
+/// `stop` holds (given each value's index), so that it reads back as the same list.
+pub fn check_until<T>(
+    items: &[T],
+    at: u64,
+    cond: &str,
+    mut stop: impl FnMut(&T) -> Result<bool>,
+) -> Result<()> {
+    if items.is_empty() {
+        return Err(Error::inconsistent(
+            at,
+            format!("at least the element for which `{cond}` holds, which ends the list"),
+            "no elements",
+        ));
+    }
+    let last = items.len() - 1;
+    for (i, item) in items.iter().enumerate() {
+        let done = stop(item).map_err(|e| e.in_index(i))?;
+        if done != (i == last) {
+            let (want, found) = if done {
+                (
+                    format!("an element for which `{cond}` does not hold (it ends the list)"),
+                    format!("one that ends it, with {} more after it", last - i),
+                )
+            } else {
+                (
+                    format!("the last element to be one for which `{cond}` holds"),
+                    "one for which it does not".to_string(),
+                )
+            };
+            return Err(Error::inconsistent(at, want, found).in_index(i));
+        }
+    }
+    Ok(())
+}
+
+/// Reads one value from exactly `size` bytes: the input is bounded to them while `read`
+/// runs, and the value must account for every one of them.
+pub fn read_sized<T, I: Input + ?Sized, L: ToLen>(
+    input: &mut I,
+    size: L,
+    expr: &str,
+    read: impl FnOnce(&mut I) -> Result<T>,
+) -> Result<T> {
+    let at = input.position();
+    let n = len_of(size, at)?;
+    if n > input.remaining() {
+        return Err(Error::truncated(at, n, input.end()));
+    }
+    let end = at + n;
+    let old = input.set_end(end)?;
+    let value = read(input);
+    let left = input.remaining();
+    input.set_end(old)?;
+    let value = value.map_err(|e| e.past_region(end, expr))?;
+    if left != 0 {
+        return Err(Error::inconsistent(
+            input.position(),
+            format!(
+                "a value that takes all {n} bytes of its size (`{expr}`); a type that keeps \
+                 bytes it does not read ends with a `rest` field"
+            ),
+            format!("one that ends {left} bytes before"),
+        ));
+    }
+    Ok(value)
+}
+
+/// Writes one value that must take exactly `size` bytes.
+pub fn write_sized<O: Output + ?Sized, L: ToLen>(
+    out: &mut O,
+    size: L,
+    expr: &str,
+    write: impl FnOnce(&mut O) -> Result<()>,
+) -> Result<()> {
+    let at = out.position();
+    let n = len_of(size, at)?;
+    write(out)?;
+    let wrote = out.position() - at;
+    if wrote != n {
+        return Err(Error::inconsistent(
+            at,
+            format!("a value of {n} bytes (`{expr}`)"),
+            format!("one of {wrote} bytes"),
+        ));
+    }
+    Ok(())
+}
+
+/// Writes a list element by element, each between `enter(Index(i))` and `leave`.
+pub fn write_each<T, O: Output + ?Sized>(
+    items: &[T],
+    out: &mut O,
+    mut write: impl FnMut(&T, &mut O) -> Result<()>,
+) -> Result<()> {
+    for (i, item) in items.iter().enumerate() {
+        out.enter(Segment::Index(i));
+        let r = write(item, out).map_err(|e| e.in_index(i));
+        out.leave();
+        r?;
+    }
+    Ok(())
+}
+
+/// Reads `len` values one by one with `read` (for values of a declared size), after
+/// checking that `len` values of at least one byte fit.
+pub fn read_len_with<T, I: Input + ?Sized, L: ToLen>(
+    input: &mut I,
+    len: L,
+    mut read: impl FnMut(&mut I) -> Result<T>,
+) -> Result<Vec<T>> {
+    let at = input.position();
+    let n = len_of(len, at)?;
+    check_count(input, at, n, 1)?;
+    let mut items = Vec::with_capacity(n.min(4096) as usize);
+    for i in 0..n as usize {
+        items.push(read(input).map_err(|e| e.in_index(i))?);
+    }
+    Ok(items)
 }
 
 /// Reads every remaining byte.

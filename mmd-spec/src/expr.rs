@@ -39,6 +39,43 @@ pub trait Env {
         let _ = name;
         None
     }
+    /// In the condition of an `until` list, the shape of its elements
+    /// ([`Expr::Element`], Kaitai's `_`). By default, not in one.
+    fn element(&self) -> Option<Shape> {
+        None
+    }
+}
+
+/// The environment of an `until` condition: `inner`'s, with the element just read.
+pub struct WithElement<'a> {
+    /// The record's environment.
+    pub inner: &'a dyn Env,
+    /// The shape of the list's elements.
+    pub shape: Shape,
+}
+
+impl Env for WithElement<'_> {
+    fn field(&self, name: &str) -> Option<(String, Option<&'static TypeLayout>)> {
+        self.inner.field(name)
+    }
+    fn ctx_member(&self, path: &str) -> Option<String> {
+        self.inner.ctx_member(path)
+    }
+    fn ctx_unreachable(&self, path: &str) -> Option<String> {
+        self.inner.ctx_unreachable(path)
+    }
+    fn flags_type(&self, name: &str) -> Option<&'static TypeLayout> {
+        self.inner.flags_type(name)
+    }
+    fn name_ty(&self, name: &str) -> Option<Ty> {
+        self.inner.name_ty(name)
+    }
+    fn ctx_ty(&self, name: &str) -> Option<Ty> {
+        self.inner.ctx_ty(name)
+    }
+    fn element(&self) -> Option<Shape> {
+        Some(self.shape)
+    }
 }
 
 /// What a part of an expression holds, as far as the renderer needs to know: Rust and
@@ -64,7 +101,6 @@ impl Ty {
     pub fn of_field(f: &FieldLayout) -> Ty {
         match f.repeat {
             Repeat::One => Ty::Value((f.shape)()).kind(),
-            Repeat::Rest => Ty::Seq(Shape::Prim(Prim::U8)),
             _ => Ty::Seq((f.shape)()),
         }
     }
@@ -116,6 +152,7 @@ pub fn ty_of(env: &dyn Env, e: &Expr) -> Option<Ty> {
         Expr::Bool(_) => Ty::Bool,
         Expr::Bytes(_) | Expr::Flag { .. } => return None,
         Expr::Name(n) => return env.name_ty(n),
+        Expr::Element => Ty::Value(env.element()?).kind(),
         Expr::Ctx(m) => return env.ctx_ty(m),
         Expr::Field(base, name) => match ty_of(env, base)? {
             Ty::Value(Shape::Type(l)) => match &l.body {
@@ -319,6 +356,10 @@ fn translate_e(env: &dyn Env, e: &Expr) -> Result<V, String> {
             let b = translate_e(env, b)?.operand()?;
             Ok(atom(format!("({c} ? {a} : {b})")))
         }
+        Expr::Element => match env.element() {
+            Some(_) => Ok(atom("_".to_string())),
+            None => Err("the element just read is named only in an `until` condition".to_string()),
+        },
         Expr::Name(n) => match env.field(n) {
             Some((text, Some(ty))) => Ok(V::Flags { text, ty }),
             Some((text, None)) if is_path(&text) => Ok(atom(text)),
@@ -472,6 +513,7 @@ pub fn mentions_ctx(e: &Expr) -> bool {
         | Expr::Bool(_)
         | Expr::Bytes(_)
         | Expr::Name(_)
+        | Expr::Element
         | Expr::Flag { .. } => false,
         Expr::Field(a, _) | Expr::Unary(_, a) | Expr::Cast(a, _) => mentions_ctx(a),
         Expr::Index(a, b) | Expr::Binary(_, a, b) => mentions_ctx(a) || mentions_ctx(b),

@@ -3,7 +3,7 @@
 
 use crate::Spec;
 use mmd_formats::layout::{
-    Body, ContextLayout, ContextRole, FieldLayout, IndexSign, LeafKind, LeafLayout, Presence,
+    Body, ContextLayout, ContextRole, FieldLayout, IndexSign, LeafKind, LeafLayout, Presence, Prim,
     Repeat, Shape, Size, TagSource, TypeLayout,
 };
 use std::collections::HashSet;
@@ -118,8 +118,17 @@ fn size_text(size: Size) -> String {
     }
 }
 
-fn field_size(f: &FieldLayout) -> String {
-    let one = size_text(f.size);
+/// True for a `rest` field of bytes (as opposed to one of values).
+fn byte_rest(f: &FieldLayout) -> bool {
+    matches!(f.repeat, Repeat::Rest) && matches!((f.shape)(), Shape::Prim(Prim::U8))
+}
+
+/// `root`: the field is one of the whole file's, whose input ends where the file does.
+fn field_size(f: &FieldLayout, root: bool) -> String {
+    let one = match f.bound {
+        Some(e) => format!("exactly `{e}`"),
+        None => size_text(f.size),
+    };
     match f.repeat {
         Repeat::One => one,
         Repeat::Counted {
@@ -128,15 +137,27 @@ fn field_size(f: &FieldLayout) -> String {
             ..
         } => format!("{count_size} ({count_ty} count) + count × {one}"),
         Repeat::Len(e) => format!("`{e}` × {one}"),
-        Repeat::Rest => "to the end of the file".to_string(),
+        Repeat::Rest if byte_rest(f) && root => "to the end of the file".to_string(),
+        Repeat::Rest if byte_rest(f) => {
+            "to the end of the input (the file's, or the region's a `size` bounds)".to_string()
+        }
+        Repeat::Rest if root => format!("{one} each, to the end of the file"),
+        Repeat::Rest => format!(
+            "{one} each, to the end of the input (the file's, or the region's a `size` bounds)"
+        ),
+        Repeat::Until(e) => format!(
+            "{one} each, until `{e}` holds of the element just read (that element included)"
+        ),
     }
 }
 
 fn field_type(f: &FieldLayout) -> String {
     match f.repeat {
         Repeat::One => format!("`{}`", f.ty),
-        Repeat::Counted { .. } | Repeat::Len(_) => format!("`{}`[]", f.ty),
-        Repeat::Rest => "bytes".to_string(),
+        Repeat::Rest if byte_rest(f) => "bytes".to_string(),
+        Repeat::Counted { .. } | Repeat::Len(_) | Repeat::Rest | Repeat::Until(_) => {
+            format!("`{}`[]", f.ty)
+        }
     }
 }
 
@@ -199,6 +220,7 @@ fn render_fields(
     out: &mut String,
     fields: &'static [FieldLayout],
     start: u64,
+    root: bool,
     queue: &mut Vec<Item>,
 ) {
     if fields.is_empty() {
@@ -230,7 +252,7 @@ fn render_fields(
                     offs[i],
                     f.name,
                     ty,
-                    field_size(f),
+                    field_size(f, root),
                     cell(f.doc)
                 );
             }
@@ -240,7 +262,7 @@ fn render_fields(
                     "| `{}` | {} | {} | {} | {} |",
                     f.name,
                     ty,
-                    field_size(f),
+                    field_size(f, root),
                     cell(&cond),
                     cell(f.doc)
                 );
@@ -273,7 +295,7 @@ fn render_type(out: &mut String, ty: &'static TypeLayout, root: bool, queue: &mu
         start = m.len() as u64;
     }
     match &ty.body {
-        Body::Struct(fields) => render_fields(out, fields, start, queue),
+        Body::Struct(fields) => render_fields(out, fields, start, root, queue),
         Body::Enum { tag, variants } => {
             match tag {
                 TagSource::Read { ty, size, name, .. } => {
@@ -306,7 +328,7 @@ fn render_type(out: &mut String, ty: &'static TypeLayout, root: bool, queue: &mu
                             }
                             None => format!("`{}`", f.ty),
                         };
-                        format!("{ty}: {}", field_size(f))
+                        format!("{ty}: {}", field_size(f, false))
                     }
                     Some(_) => format!(
                         "see [{0}::{1}](#{2}{3})",
@@ -333,7 +355,7 @@ fn render_type(out: &mut String, ty: &'static TypeLayout, root: bool, queue: &mu
                 }
                 let _ = writeln!(out, "### {}::{}\n", ty.name, v.name);
                 let _ = writeln!(out, "Value {}. {}\n", v.tag, cell(v.doc));
-                render_fields(out, v.fields, 0, queue);
+                render_fields(out, v.fields, 0, false, queue);
             }
         }
         Body::Flags { repr, bits, .. } => {

@@ -266,19 +266,27 @@ impl Render {
     }
 
     fn field(&mut self, f: &FieldLayout) -> J {
-        let one = match f.repeat {
-            Repeat::Rest => hex(None),
-            _ => self.shape((f.shape)()),
-        };
+        let one = self.shape((f.shape)());
         let mut v = match f.repeat {
-            Repeat::One | Repeat::Rest => one,
-            Repeat::Counted { .. } | Repeat::Len(_) => match (f.shape)() {
-                Shape::Prim(Prim::U8) => hex(None),
-                _ => obj(vec![("type", s("array")), ("items", one)]),
-            },
+            Repeat::One => one,
+            Repeat::Counted { .. } | Repeat::Len(_) | Repeat::Rest | Repeat::Until(_) => {
+                match (f.shape)() {
+                    Shape::Prim(Prim::U8) => hex(None),
+                    _ => obj(vec![("type", s("array")), ("items", one)]),
+                }
+            }
         };
-        if let Repeat::Len(e) = f.repeat {
-            v = v.with("$comment", s(format!("as many elements as `{e}`")));
+        match f.repeat {
+            Repeat::Len(e) => v = v.with("$comment", s(format!("as many elements as `{e}`"))),
+            Repeat::Until(e) => {
+                v = v.with(
+                    "$comment",
+                    s(format!(
+                        "elements up to and including the first for which `{e}` holds"
+                    )),
+                )
+            }
+            _ => {}
         }
         let v = match f.presence {
             Presence::Always => v,

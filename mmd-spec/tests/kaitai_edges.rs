@@ -845,3 +845,82 @@ fn division_remainder_casts_and_helpers_read_alike() {
         "w: 5 % 0, which overflows at 0x0 (expected `*w % i16::from(*d)` in range)"
     );
 }
+
+// ---- lists to an end element, to the end, and values of a declared size (issue 22) ----
+
+/// A section: a kind byte, a length byte and that many bytes; kind 0xFF ends the list.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct ListSection {
+    /// The kind (0xFF: the end).
+    kind: u8,
+    /// The number of data bytes.
+    len: u8,
+    /// The data.
+    #[mmd(len = len)]
+    data: Vec<u8>,
+}
+
+/// An item: an id, then the bytes a newer writer added.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct ListItem {
+    /// The id.
+    id: u16,
+    /// The rest of the item's bytes.
+    #[mmd(rest)]
+    extra: Vec<u8>,
+}
+
+/// A region of `u16` values to its end.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct ListExt {
+    /// The values.
+    #[mmd(rest)]
+    values: Vec<u16>,
+}
+
+/// The file: a sized region, sections to the end section, items of a declared size to
+/// the end of the file.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(
+    magic = b"LST",
+    file(id = "lists", title = "Lists", application = "tests")
+)]
+struct Lists {
+    /// Each item's size.
+    item_size: u8,
+    /// The region's size.
+    ext_size: u8,
+    /// The region.
+    #[mmd(size = ext_size)]
+    ext: ListExt,
+    /// Sections up to the end section.
+    #[mmd(until = |s| s.kind == 0xFF && s.len < 200)]
+    sections: Vec<ListSection>,
+    /// Items to the end of the file.
+    #[mmd(rest, size = item_size)]
+    items: Vec<ListItem>,
+}
+
+#[test]
+fn lists_to_an_end_element_to_the_end_and_of_a_declared_size_read_alike() {
+    let mut a = b"LST".to_vec();
+    a.extend([3, 4, 1, 0, 2, 0]);
+    a.extend([5, 2, 0xAA, 0xBB, 6, 0, 0xFF, 1, 0x7E]);
+    a.extend([10, 0, 0x99, 11, 0, 0x98]);
+    // No items, an empty region, only the end section.
+    let mut b = b"LST".to_vec();
+    b.extend([2, 0, 0xFF, 0]);
+    // Items of exactly their id (no extra bytes).
+    let mut c = b"LST".to_vec();
+    c.extend([2, 2, 7, 0, 0xFF, 0, 1, 0, 2, 0, 3, 0]);
+    let ksy = render_ksy(&Spec::of::<Lists>().unwrap()).unwrap();
+    assert!(ksy.contains("repeat: until"), "{ksy}");
+    assert!(
+        ksy.contains("repeat-until: '(_.kind == 255) and (_.len < 200)'"),
+        "{ksy}"
+    );
+    assert!(ksy.contains("repeat: eos"), "{ksy}");
+    assert!(ksy.contains("size: item_size"), "{ksy}");
+    assert!(ksy.contains("size: ext_size"), "{ksy}");
+    cross_check::<Lists>("lists", &[&a, &b, &c]);
+}

@@ -76,6 +76,19 @@ impl Input for CutInput<'_> {
         self.end
     }
     fn read_into(&mut self, buf: &mut [u8]) -> Result<()> {
+        if buf.len() as u64 > self.remaining() {
+            return Err(Error::truncated(
+                self.position(),
+                buf.len() as u64,
+                self.end,
+            ));
+        }
         self.inner.read_into(buf)
+    }
+    fn set_end(&mut self, end: u64) -> Result<u64> {
+        if end < self.position() {
+            return Err(Error::truncated(self.position(), 0, self.end));
+        }
+        Ok(std::mem::replace(&mut self.end, end))
     }
 }

@@ -224,6 +224,16 @@ pub fn with_len<T: FromJson<C>, C: ?Sized, L: ToLen, S: crate::seq::Seq<T>>(
     Ok(S::from_values(items))
 }
 
+/// A sequence of any length (`rest` of values, `until`): what ends it in the file is
+/// checked where it is written.
+#[inline]
+pub fn with_any_len<T: FromJson<C>, C: ?Sized, S: crate::seq::Seq<T>>(
+    json: &Json<'_>,
+    ctx: &C,
+) -> Result<S, JsonError> {
+    T::seq_from_json(json, ctx).map(S::from_values)
+}
+
 /// The bytes of a `rest` field.
 pub fn rest(json: &Json<'_>) -> Result<Vec<u8>, JsonError> {
     hex_object(json)

@@ -34,6 +34,7 @@ const fn field(
         shape,
         repeat,
         presence,
+        bound: None,
         select: None,
         switch_ctx,
         context: None,

@@ -121,10 +121,15 @@ fn field(
         return Ok(());
     }
     let eof = matches!(f.presence, Presence::UnlessEof | Presence::IfUnlessEof(_));
+    let bytes = matches!((f.shape)(), Shape::Prim(Prim::U8));
     match f.repeat {
-        Repeat::Rest => {
+        Repeat::Rest if bytes => {
             key(out, first, id);
             bytes_value(out, fv)?;
+        }
+        Repeat::Rest | Repeat::Until(_) => {
+            key(out, first, id);
+            seq(out, fv, (f.shape)())?;
         }
         Repeat::One => {
             key(out, first, id);

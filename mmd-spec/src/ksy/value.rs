@@ -340,17 +340,32 @@ impl Renderer {
             m.extend(doc_entry(d));
             m
         };
-        if let Repeat::Rest = f.repeat {
-            if !matches!((f.shape)(), Shape::Prim(Prim::U8)) {
-                return Err(format!("`rest` of `{}` (only bytes are supported)", f.ty));
-            }
-            let m = entries(vec![("id", Y::p(id)), ("size-eos", Y::p(true))]);
-            return Ok(vec![Y::Map(with_doc(with_cond(m), doc))]);
-        }
         // A sequence of single bytes is a byte array in Kaitai (`size:`), so that `.to_s`,
         // `.length` and the rest work on it as they do on `[u8; N]`.
         let bytes = matches!((f.shape)(), Shape::Prim(Prim::U8));
-        let e = self.elem((f.shape)(), f.select, at)?;
+        if let (Repeat::Rest, true) = (f.repeat, bytes) {
+            let m = entries(vec![("id", Y::p(id)), ("size-eos", Y::p(true))]);
+            return Ok(vec![Y::Map(with_doc(with_cond(m), doc))]);
+        }
+        let mut e = self.elem((f.shape)(), f.select, at)?;
+        // Each value from exactly `size` bytes: a substream per value, as in Kaitai.
+        if let Some(bound) = f.bound {
+            if !matches!((f.shape)(), Shape::Type(_)) || e.fixed_repeat.is_some() {
+                return Err(format!(
+                    "`size` on `{}`, which is not a record (Kaitai bounds only user types)",
+                    f.ty
+                ));
+            }
+            let env = FieldEnv {
+                r: self,
+                earlier,
+                scope,
+                here,
+                alias: None,
+            };
+            let n = translate(&env, &bound)?;
+            e.entries.push(("size".into(), Y::s(n)));
+        }
         // The element with its own fixed repeat, or a helper type when it is repeated.
         let repeated = |r: &mut Self, e: Elem, at: Place<'_>| -> Result<Vec<(String, Y)>, String> {
             match e.fixed_repeat {
@@ -457,7 +472,31 @@ impl Renderer {
                 }
                 Ok(vec![Y::Map(c), Y::Map(with_doc(with_cond(m), doc))])
             }
-            Repeat::Rest => Err("`rest` is handled above".to_string()),
+            Repeat::Rest => {
+                let mut m = vec![("id".to_string(), Y::p(id))];
+                m.extend(repeated(self, e, at)?);
+                m.push(("repeat".into(), Y::p("eos")));
+                Ok(vec![Y::Map(with_doc(with_cond(m), doc))])
+            }
+            Repeat::Until(cond) => {
+                let env = FieldEnv {
+                    r: self,
+                    earlier,
+                    scope,
+                    here,
+                    alias: None,
+                };
+                let env = crate::expr::WithElement {
+                    inner: &env,
+                    shape: (f.shape)(),
+                };
+                let c = crate::expr::translate(&env, &cond)?;
+                let mut m = vec![("id".to_string(), Y::p(id))];
+                m.extend(repeated(self, e, at)?);
+                m.push(("repeat".into(), Y::p("until")));
+                m.push(("repeat-until".into(), Y::s(c)));
+                Ok(vec![Y::Map(with_doc(with_cond(m), doc))])
+            }
         }
     }
 }

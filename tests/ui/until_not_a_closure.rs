@@ -2,9 +2,9 @@ use mmd_formats::Mmd;
 
 #[derive(Mmd)]
 struct Record {
-    frame: u32,
-    #[mmd(rest)]
-    trailing: Vec<u32>,
+    kind: u8,
+    #[mmd(until = kind == 0)]
+    items: Vec<u8>,
 }
 
 fn main() {}
