@@ -19,7 +19,6 @@ fn size_fields(p: &Paths, fields: &Fields) -> TokenStream {
         encode,
         seq,
         some,
-        ok,
         ..
     } = p;
     let here = quote!((__mmd_size as u64));
@@ -30,7 +29,6 @@ fn size_fields(p: &Paths, fields: &Fields) -> TokenStream {
         let b = &f.binding;
         let vt = &shape.value_ty;
         // The size of `__mmd_val: &FieldValue`.
-        #[allow(unreachable_patterns)]
         let size = match &shape.repeat {
             Repeat::One => quote! { <#vt as #encode<_>>::size_hint(__mmd_val, ctx) },
             Repeat::Count(n) => quote! {
@@ -38,9 +36,12 @@ fn size_fields(p: &Paths, fields: &Fields) -> TokenStream {
                     .saturating_add(<_ as #seq<#vt>>::size_hint_all(__mmd_val, ctx))
             },
             Repeat::Len(_) => quote! { <_ as #seq<#vt>>::size_hint_all(__mmd_val, ctx) },
-            Repeat::Rest => quote! { __mmd_val.len() },
-            // A repetition this file does not know yet: the size is unknown.
-            _ => quote! { return #ok(0) },
+            // Every element to the end, or up to and including the one that ends the
+            // list: what is written is the elements, nothing else. (A `size` bound
+            // adds nothing: the writer refuses a value that does not fill it.)
+            Repeat::Rest | Repeat::Until(_) => {
+                quote! { <_ as #seq<#vt>>::size_hint_all(__mmd_val, ctx) }
+            }
         };
         let add = quote! { __mmd_size = __mmd_size.saturating_add(#size); };
         let stmt = match &shape.presence {

@@ -11,6 +11,7 @@
 use mmd_formats::file::{decode_all, encode_all};
 use mmd_formats::json;
 use mmd_formats::layout::Describe;
+use mmd_formats::Encode;
 use mmd_formats::Mmd;
 
 /// A section: a kind byte, a length byte and that many bytes; kind 0xFF ends the list.
@@ -109,6 +110,8 @@ fn the_sample_reads_as_laid_out_and_writes_back_byte_exactly() {
         ]
     );
     assert_eq!(encode_all(&v, &()).unwrap(), bytes);
+    // The writer's reservation (issue 27) is exact for these lists too.
+    assert_eq!(v.size_hint(&()), bytes.len());
 }
 
 #[test]
@@ -120,6 +123,7 @@ fn no_items_and_an_empty_region_round_trip() {
     assert!(v.ext.values.is_empty() && v.items.is_empty());
     assert_eq!(v.sections.len(), 1);
     assert_eq!(encode_all(&v, &()).unwrap(), b);
+    assert_eq!(v.size_hint(&()), b.len());
 }
 
 #[test]
