@@ -50,8 +50,11 @@ pub struct Variant<'a> {
     pub doc: String,
     pub attrs: Attrs,
     pub fields: Fields<'a>,
-    /// Filled by `check`.
+    /// Filled by `check` (`None` for the default variant).
     pub tag: Option<TagValue>,
+    /// `#[mmd(default)]`: the variant read for every tag no other variant lists; its
+    /// first field holds the tag (filled by `check`).
+    pub default: bool,
 }
 
 pub struct Field<'a> {
@@ -69,6 +72,9 @@ pub struct Field<'a> {
     pub attrs: Attrs,
     /// Filled by `check`.
     pub shape: Option<Shape>,
+    /// The first field of a default variant: its value is the tag the enum read, written
+    /// back as the variant's first bytes (filled by `check`).
+    pub from_tag: bool,
 }
 
 /// When a field is present.
@@ -277,6 +283,7 @@ impl<'a> Container<'a> {
                         attrs: attr::parse(cx, &v.attrs, Place::Variant),
                         fields: Fields::from_ast(cx, &v.fields),
                         tag: None,
+                        default: false,
                     })
                     .collect(),
             ),
@@ -334,6 +341,7 @@ impl<'a> Fields<'a> {
                     doc: attr::doc(&f.attrs),
                     attrs: attr::parse(cx, &f.attrs, Place::Field),
                     shape: None,
+                    from_tag: false,
                 }
             })
             .collect();

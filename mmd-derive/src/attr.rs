@@ -86,6 +86,7 @@ pub const KEYWORDS: &[Keyword] = &[
     Keyword { name: "tag", places: &[Enum], form: Form::Type, example: "tag = u8", belongs: "on an enum (`#[mmd(tag = u8)]`) or on its variants (`#[mmd(tag = 0)]`)" },
     Keyword { name: "selected_by", places: &[Enum], form: Form::Type, example: "selected_by = bool", belongs: "on an enum" },
     Keyword { name: "name", places: &[Enum], form: Form::Str, example: "name = \"shared-toon flag\"", belongs: "on an enum (`#[mmd(name = \"weight type\")]`) or on a context member (`#[mmd(name = \"bone index width\")]`)" },
+    Keyword { name: "default", places: &[Variant], form: Form::Flag, example: "default", belongs: "on the variant of a `tag` enum that keeps every tag no other variant lists" },
     Keyword { name: "tag", places: &[Variant], form: Form::Expr, example: "tag = 0", belongs: "on an enum (`#[mmd(tag = u8)]`) or on its variants (`#[mmd(tag = 0)]`)" },
     Keyword { name: "count", places: &[Field], form: Form::Type, example: "count = i32", belongs: "on a Vec field" },
     Keyword { name: "len", places: &[Field], form: Form::Expr, example: "len = expr", belongs: "on a Vec field" },

@@ -53,8 +53,13 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
                 .filter_map(|v| v.attrs.expr("tag").map(|t| expr_text(t.value)))
                 .collect();
             let free = free_tag(tag.as_ref().map(|t| t.kind), &written);
+            let mut default: Option<String> = None;
             for v in variants.iter_mut() {
                 check_fields(cx, &mut v.fields, declared_ctx, &type_name, false);
+                if let Some(span) = v.attrs.flag("default") {
+                    check_default(cx, v, span, tag.as_ref(), &mut default);
+                    continue;
+                }
                 let Some(tag_attr) = v.attrs.expr("tag") else {
                     if v.attrs.poisoned {
                         continue;
@@ -88,6 +93,76 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
             cont.tag = tag;
         }
     }
+}
+
+/// Checks the variant marked `#[mmd(default)]`: one per enum, of an enum that reads its
+/// tag, with no tag of its own, its first field a plain value of the tag's type (the
+/// tag read, written back as the variant's first bytes).
+fn check_default(
+    cx: &Ctxt,
+    v: &mut crate::ast::Variant,
+    span: proc_macro2::Span,
+    spec: Option<&TagSpec>,
+    seen: &mut Option<String>,
+) {
+    let name = v.ident.to_string();
+    if let Some(t) = v.attrs.expr("tag") {
+        cx.syn_error(syn::Error::new_spanned(
+            t.value,
+            "the default variant is read for every tag no other variant lists: \
+             it has no tag value of its own (remove `tag = ...`)",
+        ));
+        return;
+    }
+    if let Some(other) = seen {
+        cx.syn_error(syn::Error::new(
+            span,
+            format!("only one variant can be the default: `{other}` already is"),
+        ));
+        return;
+    }
+    *seen = Some(name.clone());
+    let Some(spec) = spec else { return };
+    if !spec.read {
+        cx.syn_error(syn::Error::new(
+            span,
+            "`default` is for an enum whose tag is read from the file (`tag = u32`); \
+             the variant of a `selected_by` enum is chosen by the enclosing struct, \
+             whose selector field already keeps the value",
+        ));
+        return;
+    }
+    let tag_ty = type_text(&spec.ty);
+    let hint = format!(
+        "the default variant keeps the tag it read in its first field, of the tag's type \
+         `{tag_ty}`: write `{name}({tag_ty}, ...)` or `{name} {{ id: {tag_ty}, ... }}`"
+    );
+    let Some(first) = v.fields.fields.first_mut() else {
+        cx.error_spanned_by(v.ident, hint);
+        return;
+    };
+    let plain = first.shape.as_ref().is_some_and(|s| {
+        matches!(s.repeat, Repeat::One)
+            && matches!(s.presence, Presence::Always)
+            && s.select.is_none()
+            && s.size.is_none()
+            && s.switch_ctx.is_none()
+            && s.context.is_none()
+    });
+    if type_text(first.ty) != tag_ty {
+        cx.error_spanned_by(first.ty, hint);
+        return;
+    }
+    if !plain {
+        cx.error_spanned_by(
+            first.ty,
+            "the first field of the default variant is the tag as read: it takes no \
+             attributes (no count, len, if, size, select or context)",
+        );
+        return;
+    }
+    first.from_tag = true;
+    v.default = true;
 }
 
 /// A tag value no variant is written with: the smallest one from 0 up (or the `bool`

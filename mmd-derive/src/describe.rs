@@ -204,14 +204,30 @@ pub fn expand(cont: &Container) -> TokenStream {
         Data::Enum(variants) => {
             let spec = cont.tag.as_ref().expect("checked");
             let tag_size = if spec.read { spec.kind.size() } else { 0 } + magic_len;
-            let mins = variants.iter().map(|v| field_sizes(p, &v.fields, 0).1);
+            let tag_bytes = spec.kind.size();
+            let mins = variants.iter().map(|v| {
+                let min = field_sizes(p, &v.fields, 0).1;
+                // The default variant's first field is the tag, counted once.
+                if v.default {
+                    quote!((#min).saturating_sub(#tag_bytes))
+                } else {
+                    min
+                }
+            });
             let vls = variants.iter().map(|v| {
                 let vname = Literal::string(&v.ident.to_string());
                 let vdoc = Literal::string(&v.doc);
-                let tag = Literal::string(&v.tag.as_ref().expect("checked").display());
+                let tag = Literal::string(&v.tag.as_ref().map(|t| t.display()).unwrap_or_default());
                 let fl = field_layouts(p, &v.fields);
+                let default = v.default;
                 quote! {
-                    #layout::VariantLayout { name: #vname, doc: #vdoc, tag: #tag, fields: #fl }
+                    #layout::VariantLayout {
+                        name: #vname,
+                        doc: #vdoc,
+                        tag: #tag,
+                        fields: #fl,
+                        default: #default,
+                    }
                 }
             });
             let tag_ty = Literal::string(&type_text(&spec.ty));

@@ -18,14 +18,15 @@ use std::ops::Range;
 /// no context switch (its layout is then fixed by the context alone, once its type says
 /// it is).
 fn simple(f: &Field) -> bool {
-    f.shape.as_ref().is_some_and(|s| {
-        matches!(s.repeat, Repeat::One)
-            && matches!(s.presence, Presence::Always)
-            && s.select.is_none()
-            && s.size.is_none()
-            && s.switch_ctx.is_none()
-            && s.context.is_none()
-    })
+    !f.from_tag
+        && f.shape.as_ref().is_some_and(|s| {
+            matches!(s.repeat, Repeat::One)
+                && matches!(s.presence, Presence::Always)
+                && s.select.is_none()
+                && s.size.is_none()
+                && s.switch_ctx.is_none()
+                && s.context.is_none()
+        })
 }
 
 /// True when every field of `fields` can take the fixed path.

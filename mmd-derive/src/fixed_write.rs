@@ -124,7 +124,7 @@ pub fn expand(cont: &Container, ctx_ty: &TokenStream) -> TokenStream {
             }
         }
         Data::Enum(variants) => {
-            if !variants.iter().all(|v| supported(&v.fields)) {
+            if !variants.iter().all(|v| supported(&v.fields) && !v.default) {
                 return quote!();
             }
             let spec = cont.tag.as_ref().expect("checked");

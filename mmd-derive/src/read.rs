@@ -25,6 +25,7 @@ pub fn read_fields(
         input,
         some,
         none,
+        result,
         ..
     } = p;
     let mut stmts = Vec::new();
@@ -47,6 +48,8 @@ pub fn read_fields(
                     let sel = crate::switch::eval(p, fields, i, sel, &pos);
                     quote! { #path(__mmd_input, ctx, #sel) }
                 }
+                // The default variant's first field: the tag the enum has read.
+                None if f.from_tag => quote! { #result::<#vt>::Ok(__mmd_tag) },
                 None => quote! { <#vt as #decode<_>>::decode(__mmd_input, ctx) },
             };
             // One value from exactly `size` bytes.
@@ -228,7 +231,7 @@ pub fn expand(cont: &Container) -> TokenStream {
         Data::Enum(variants) => {
             let spec = cont.tag.as_ref().expect("checked");
             let tag_ty = &spec.ty;
-            let arms = variants.iter().map(|v| {
+            let arms = variants.iter().filter(|v| !v.default).map(|v| {
                 let ident = v.ident;
                 let pat = tag_pattern(v.tag.as_ref().expect("checked"));
                 let read = read_fields(p, &v.fields, quote!(Self::#ident), &ctx_ty);
@@ -241,6 +244,22 @@ pub fn expand(cont: &Container) -> TokenStream {
             });
             let expected = Literal::string(&expected_tags(cont));
             let tag_name = Literal::string(&spec.name);
+            // Every other tag: the default variant, which keeps it, or an error.
+            let other = match variants.iter().find(|v| v.default) {
+                Some(v) => {
+                    let ident = v.ident;
+                    let read = read_fields(p, &v.fields, quote!(Self::#ident), &ctx_ty);
+                    let name = Literal::string(&ident.to_string());
+                    quote! {
+                        _ => (|| -> #result<Self> {
+                            #ok({ #read })
+                        })().map_err(|e| e.in_field(#name)),
+                    }
+                }
+                None => quote! {
+                    other => #err(#rt::unknown_tag(__mmd_tag_at, #tag_name, other, #expected)),
+                },
+            };
             let fetch = if spec.read {
                 quote! {
                     let __mmd_tag_at = #input::position(&*__mmd_input);
@@ -254,7 +273,7 @@ pub fn expand(cont: &Container) -> TokenStream {
                 #[allow(unreachable_patterns)]
                 match __mmd_tag {
                     #(#arms)*
-                    other => #err(#rt::unknown_tag(__mmd_tag_at, #tag_name, other, #expected)),
+                    #other
                 }
             }
         }

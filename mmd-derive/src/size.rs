@@ -95,8 +95,9 @@ pub fn expand(cont: &Container, ctx_ty: &TokenStream) -> TokenStream {
                 let ident = v.ident;
                 let pat = bind_pattern(&v.fields, quote!(Self::#ident));
                 let sizes = size_fields(p, &v.fields);
-                let tag = tag_pattern(v.tag.as_ref().expect("checked"));
-                let tag_size = spec.read.then(|| {
+                // The default variant's tag is its first field, counted with the fields.
+                let tag = v.tag.as_ref().map(tag_pattern);
+                let tag_size = tag.filter(|_| spec.read).map(|tag| {
                     quote! {
                         let __mmd_tag: #tag_ty = #tag;
                         __mmd_size = __mmd_size

@@ -38,6 +38,11 @@ fn walk_fields(p: &Paths, fields: &Fields, name: &str, magic: Option<TokenStream
 /// The tag of a variant as a `Leaf` of the tag's type (`check` has matched the value
 /// to the kind).
 fn tag_leaf(p: &Paths, kind: TagKind, tag: &TagValue) -> TokenStream {
+    tag_value_leaf(p, kind, crate::read::tag_pattern(tag))
+}
+
+/// The tag held in `value` (an expression of the tag's type) as a `Leaf`.
+fn tag_value_leaf(p: &Paths, kind: TagKind, value: TokenStream) -> TokenStream {
     let walk = p.walk.clone();
     let variant = match kind {
         TagKind::Bool => quote::format_ident!("Bool"),
@@ -45,8 +50,7 @@ fn tag_leaf(p: &Paths, kind: TagKind, tag: &TagValue) -> TokenStream {
             quote::format_ident!("{}{}", if signed { "I" } else { "U" }, bits)
         }
     };
-    let lit = crate::read::tag_pattern(tag);
-    quote!(#walk::Leaf::#variant(#lit))
+    quote!(#walk::Leaf::#variant(#value))
 }
 
 /// The `Walk` impl.
@@ -89,7 +93,15 @@ pub fn expand(cont: &Container) -> TokenStream {
                 let vident = v.ident;
                 let vname = vident.to_string();
                 let pat = bind_pattern(&v.fields, quote!(Self::#vident));
-                let tag = tag_leaf(p, spec.kind, v.tag.as_ref().expect("checked"));
+                // The default variant's tag is the value its first field holds, and the
+                // bytes are that field's (so not the tag's too).
+                let (tag, in_file) = match &v.tag {
+                    Some(t) => (tag_leaf(p, spec.kind, t), in_file),
+                    None => {
+                        let b = &v.fields.fields[0].binding;
+                        (tag_value_leaf(p, spec.kind, quote!(*#b)), false)
+                    }
+                };
                 let body = walk_fields(p, &v.fields, &vname, None);
                 let vname = Literal::string(&vname);
                 quote! {

@@ -226,6 +226,11 @@ pub fn expand(cont: &Container) -> TokenStream {
         output,
         segment,
         result,
+        rt,
+        err,
+        some,
+        none,
+        option,
         ..
     } = p;
     let magic = cont.magic_stmt("write_magic", "__mmd_out");
@@ -246,15 +251,44 @@ pub fn expand(cont: &Container) -> TokenStream {
                 let pat = bind_pattern(&v.fields, quote!(Self::#ident));
                 let write = write_fields(p, &v.fields);
                 let name = Literal::string(&ident.to_string());
-                let tag = tag_pattern(v.tag.as_ref().expect("checked"));
-                let write_tag = spec.read.then(|| {
-                    quote! {
-                        let __mmd_tag: #tag_ty = #tag;
-                        #output::enter(__mmd_out, #segment::Tag);
-                        <#tag_ty as #encode<_>>::encode(&__mmd_tag, __mmd_out, ctx)?;
-                        #output::leave(__mmd_out);
-                    }
-                });
+                let write_tag = if v.default {
+                    // The first field holds the tag and writes it; a tag another
+                    // variant lists would read back as that variant.
+                    let b = &v.fields.fields[0].binding;
+                    let listed = variants.iter().filter(|o| !o.default).map(|o| {
+                        let pat = tag_pattern(o.tag.as_ref().expect("checked"));
+                        let oname = Literal::string(&o.ident.to_string());
+                        quote! { #pat => #some(#oname), }
+                    });
+                    let tag_name = Literal::string(&spec.name);
+                    // At the field that holds the tag (the variant itself when that
+                    // field is its lone body).
+                    let at_field = (!v.fields.is_lone()).then(|| {
+                        let f = Literal::string(&v.fields.fields[0].name);
+                        quote!(.in_field(#f))
+                    });
+                    Some(quote! {
+                        let __mmd_listed: #option<&str> = match *#b {
+                            #(#listed)*
+                            _ => #none,
+                        };
+                        if let #some(__mmd_listed) = __mmd_listed {
+                            return #err(#rt::default_holds_listed(
+                                #output::position(&*__mmd_out), #tag_name, *#b, __mmd_listed, #name,
+                            )#at_field.in_field(#name));
+                        }
+                    })
+                } else {
+                    let tag = tag_pattern(v.tag.as_ref().expect("checked"));
+                    spec.read.then(|| {
+                        quote! {
+                            let __mmd_tag: #tag_ty = #tag;
+                            #output::enter(__mmd_out, #segment::Tag);
+                            <#tag_ty as #encode<_>>::encode(&__mmd_tag, __mmd_out, ctx)?;
+                            #output::leave(__mmd_out);
+                        }
+                    })
+                };
                 quote! {
                     #pat => {
                         #write_tag
@@ -289,6 +323,12 @@ pub fn expand_selector(cont: &Container) -> TokenStream {
     };
     let arms = variants.iter().map(|v| {
         let ident = v.ident;
+        if v.default {
+            // The default variant selects by the tag it holds (its first field).
+            let pat = bind_pattern(&v.fields, quote!(Self::#ident));
+            let b = &v.fields.fields[0].binding;
+            return quote! { #pat => *#b, };
+        }
         let tag = tag_pattern(v.tag.as_ref().expect("checked"));
         let pat = match v.fields.style {
             Style::Unit => quote!(Self::#ident),

@@ -144,10 +144,15 @@ pub struct VariantLayout {
     pub name: &'static str,
     /// The variant's doc comment.
     pub doc: &'static str,
-    /// The tag value that selects it, as written in the source.
+    /// The tag value that selects it, as written in the source (empty for the default
+    /// variant).
     pub tag: &'static str,
     /// The variant's fields in file order.
     pub fields: &'static [FieldLayout],
+    /// True for the default variant (`#[mmd(default)]`): it is read for every tag no other
+    /// variant lists, and its first field holds that tag, read before the variant (it is
+    /// not read again; it is written back as the variant's first bytes).
+    pub default: bool,
 }
 
 /// One named bit of a flag type.

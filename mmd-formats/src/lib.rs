@@ -85,7 +85,14 @@
 //! | `name = "..."` (enum) | what the tag is called in messages (`unknown shared-toon flag 7`) |
 //!
 //! On a variant: `tag = VALUE`, the tag (or selector) value that picks it; every variant has
-//! exactly one, and no two share one.
+//! exactly one, and no two share one. Or `default`, on at most one variant of an enum whose
+//! tag is read (`tag = u32`): that variant is read for every tag no other variant lists,
+//! and its first field, of the tag's type and with no attributes, holds the tag as read
+//! (`Other { id: u32, size: u32, #[mmd(len = size)] body: Vec<u8> }`, or `Unknown(u16)`
+//! for a tag alone). The tag is read once: the first field's bytes are the tag's, and it is
+//! written back as the variant's first bytes. A default variant holding a tag another
+//! variant lists is a write error, since it would read back as that variant. Without a
+//! default variant an unknown tag is a read error.
 //!
 //! On a field (all expressions may use earlier fields by name, as references, and `ctx`;
 //! see [the expression language](#the-expression-language)):

@@ -1019,6 +1019,24 @@ pub fn unknown_tag<T: std::fmt::Display>(at: u64, name: &str, found: T, expected
     Error::invalid(at, expected, format!("unknown {name} {found}"))
 }
 
+/// The error for a default variant (`#[mmd(default)]`) that holds a tag another variant
+/// lists: written, it would read back as that variant.
+pub fn default_holds_listed<T: std::fmt::Display>(
+    at: u64,
+    name: &str,
+    found: T,
+    listed: &str,
+    default: &str,
+) -> Error {
+    Error::inconsistent(
+        at,
+        format!(
+            "a {name} no other variant lists (the default variant `{default}` keeps only those)"
+        ),
+        format!("{name} {found}, which is variant `{listed}`'s (it would read back as `{listed}`)"),
+    )
+}
+
 /// The error for a selected enum whose variant disagrees with the selector.
 pub fn selector_mismatch<T: std::fmt::Debug>(at: u64, expr: &str, want: T, have: T) -> Error {
     Error::inconsistent(

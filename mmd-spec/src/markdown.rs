@@ -297,12 +297,25 @@ fn render_type(out: &mut String, ty: &'static TypeLayout, root: bool, queue: &mu
     match &ty.body {
         Body::Struct(fields) => render_fields(out, fields, start, root, queue),
         Body::Enum { tag, variants } => {
+            let default = variants.iter().find(|v| v.default);
             match tag {
                 TagSource::Read { ty, size, name, .. } => {
+                    let other = match default {
+                        Some(d) => format!(
+                            "Any other value reads as `{}`, which keeps it{}.",
+                            d.name,
+                            match d.fields.first() {
+                                Some(f) if f.name != "0" =>
+                                    format!(" in its first field `{}`", f.name),
+                                _ => String::new(),
+                            }
+                        ),
+                        None => "Any other value is an error.".to_string(),
+                    };
                     let _ = writeln!(
                         out,
                         "A {name} (`{ty}`, {size} byte{}) is read first; its value picks the \
-                         layout that follows. Any other value is an error.\n",
+                         layout that follows. {other}\n",
                         if *size == 1 { "" } else { "s" }
                     );
                 }
@@ -320,6 +333,7 @@ fn render_type(out: &mut String, ty: &'static TypeLayout, root: bool, queue: &mu
                 let lone = v.fields.len() == 1 && v.fields[0].name == "0";
                 let layout = match v.fields.first() {
                     None => "nothing follows".to_string(),
+                    Some(_) if lone && v.default => "nothing follows (the tag is kept)".to_string(),
                     Some(f) if lone => {
                         let ty = match shape_item((f.shape)()) {
                             Some(item) => {
@@ -341,7 +355,7 @@ fn render_type(out: &mut String, ty: &'static TypeLayout, root: bool, queue: &mu
                 let _ = writeln!(
                     out,
                     "| {} | `{}` | {} | {} |",
-                    v.tag,
+                    if v.default { "any other" } else { v.tag },
                     v.name,
                     cell(&layout),
                     cell(v.doc)
@@ -354,7 +368,16 @@ fn render_type(out: &mut String, ty: &'static TypeLayout, root: bool, queue: &mu
                     continue;
                 }
                 let _ = writeln!(out, "### {}::{}\n", ty.name, v.name);
-                let _ = writeln!(out, "Value {}. {}\n", v.tag, cell(v.doc));
+                if v.default {
+                    let _ = writeln!(
+                        out,
+                        "Any value no other variant lists. {} Its first field is the tag itself \
+                         (read once): offsets here count from the tag's first byte.\n",
+                        cell(v.doc)
+                    );
+                } else {
+                    let _ = writeln!(out, "Value {}. {}\n", v.tag, cell(v.doc));
+                }
                 render_fields(out, v.fields, 0, false, queue);
             }
         }

@@ -924,3 +924,58 @@ fn lists_to_an_end_element_to_the_end_and_of_a_declared_size_read_alike() {
     assert!(ksy.contains("size: ext_size"), "{ksy}");
     cross_check::<Lists>("lists", &[&a, &b, &c]);
 }
+
+/// A chunk whose kind picks its layout; kinds no variant lists are kept (issue 29 item 3).
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(tag = u8, name = "chunk kind")]
+enum KeptChunk {
+    /// A number.
+    #[mmd(tag = 1)]
+    Num {
+        /// The number.
+        value: u16,
+    },
+    /// A lone mark with no body.
+    #[mmd(tag = 2)]
+    Mark,
+    /// Any other kind: a size byte and that many bytes, kept.
+    #[mmd(default)]
+    Other {
+        /// The kind as read.
+        kind: u8,
+        /// How many bytes follow.
+        size: u8,
+        /// The bytes.
+        #[mmd(len = size)]
+        body: Vec<u8>,
+    },
+}
+
+/// Chunks to the end of the file.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(
+    magic = b"CHK",
+    file(id = "kept_chunks", title = "Kept chunks", application = "tests")
+)]
+struct KeptChunks {
+    /// The chunks.
+    #[mmd(rest)]
+    chunks: Vec<KeptChunk>,
+}
+
+#[test]
+fn a_default_variant_keeps_unknown_tags_alike() {
+    let mut a = b"CHK".to_vec();
+    a.extend([1, 2, 3, 7, 2, 0xAA, 0xBB, 2, 0, 0, 255, 1, 9]);
+    let b = b"CHK".to_vec();
+    let ksy = render_ksy(&Spec::of::<KeptChunks>().unwrap()).unwrap();
+    assert!(
+        ksy.contains("if: 'not (chunk_kind == chunk_kind::num or chunk_kind == chunk_kind::mark)'"),
+        "{ksy}"
+    );
+    assert!(
+        !ksy.contains("in-enum"),
+        "unknown kinds are not an error: {ksy}"
+    );
+    cross_check::<KeptChunks>("kept_chunks", &[&a, &b]);
+}

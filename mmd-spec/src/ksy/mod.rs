@@ -445,24 +445,31 @@ impl Renderer {
             TagSource::Read { prim: p, name, .. } => {
                 let tag_id = ident(name);
                 let mut values = Vec::new();
-                for v in variants {
+                for v in variants.iter().filter(|v| !v.default) {
                     let mut m = entries(vec![("id", Y::p(snake(v.name)))]);
                     m.extend(doc_entry(v.doc));
                     values.push((v.tag.to_string(), Y::Map(m)));
                 }
-                seq.push(Y::Map(entries(vec![
+                let default = variants.iter().find(|v| v.default);
+                let mut attr = vec![
                     ("id", Y::p(&tag_id)),
                     ("type", Y::p(prim(*p))),
                     ("enum", Y::p(&tag_id)),
-                    ("valid", Y::map(vec![("in-enum", Y::p(true))])),
-                    (
-                        "doc",
-                        Y::Doc(format!(
-                            "The {name}: picks the layout that follows. Any other value is \
-                             an error."
-                        )),
-                    ),
-                ])));
+                ];
+                let other = match default {
+                    Some(d) => format!("Any other value reads as {} (kept).", snake(d.name)),
+                    None => {
+                        attr.push(("valid", Y::map(vec![("in-enum", Y::p(true))])));
+                        "Any other value is an error.".to_string()
+                    }
+                };
+                attr.push((
+                    "doc",
+                    Y::Doc(format!(
+                        "The {name}: picks the layout that follows. {other}"
+                    )),
+                ));
+                seq.push(Y::Map(entries(attr)));
                 body.push((
                     "enums".to_string(),
                     Y::Map(vec![(tag_id.clone(), Y::Map(values))]),
@@ -491,7 +498,29 @@ impl Renderer {
         for v in variants {
             let vid = snake(v.name);
             let at = format!("{}::{}", ty.name, v.name);
+            // The default variant: every value no other variant lists; its first field
+            // is the tag attribute itself, so only the fields after it follow.
+            let (cond, fields) = if v.default {
+                let listed: Vec<String> = variants
+                    .iter()
+                    .filter(|o| !o.default)
+                    .map(|o| format!("{tag_id} == {tag_id}::{}", snake(o.name)))
+                    .collect();
+                let cond = match listed.is_empty() {
+                    true => "true".to_string(),
+                    false => format!("not ({})", listed.join(" or ")),
+                };
+                let rest = if v.fields.len() == 1 && v.fields[0].name == "0" {
+                    &v.fields[..0]
+                } else {
+                    &v.fields[1..]
+                };
+                (cond, rest)
+            } else {
+                (String::new(), v.fields)
+            };
             let cond = match (read, v.tag) {
+                _ if v.default => cond,
                 (true, _) => format!("{tag_id} == {tag_id}::{vid}"),
                 (false, "true") => tag_id.clone(),
                 (false, "false") => format!("not {tag_id}"),
@@ -503,11 +532,11 @@ impl Renderer {
                     }
                 },
             };
-            if read && v.tag.parse::<i64>().is_err() {
+            if read && !v.default && v.tag.parse::<i64>().is_err() {
                 self.problem(&at, format!("tag value `{}`", v.tag));
             }
-            let lone = v.fields.len() == 1 && v.fields[0].name == "0";
-            if v.fields.is_empty() {
+            let lone = !v.default && v.fields.len() == 1 && v.fields[0].name == "0";
+            if fields.is_empty() {
                 continue;
             }
             if lone {
@@ -530,7 +559,7 @@ impl Renderer {
             }
             let vty = format!("{here}_{vid}");
             if self.claim(&vty, format!("variant {at}")) {
-                let (vseq, vinst) = self.record(&vty, &at, v.fields, None, scope);
+                let (vseq, vinst) = self.record(&vty, &at, fields, None, scope);
                 let mut b = Vec::new();
                 b.extend(doc_entry(v.doc));
                 b.push(("seq".to_string(), Y::Seq(vseq)));

@@ -59,7 +59,16 @@ fn ty(out: &mut String, v: &Value, l: &'static TypeLayout) -> Result<(), String>
             }
             let vid = snake(vl.name);
             let lone = vl.fields.len() == 1 && vl.fields[0].name == "0";
-            if lone {
+            if vl.default {
+                // The first field is the tag above; the rest are the variant's attribute.
+                if vl.fields.len() > 1 && !lone {
+                    key(out, &mut first, &vid);
+                    out.push('{');
+                    let mut f = true;
+                    record(out, &mut f, body, &vl.fields[1..], vl.name)?;
+                    out.push('}');
+                }
+            } else if lone {
                 // The lone field is rendered as an attribute named after the variant.
                 field(out, &mut first, &vid, &vl.fields[0], body)?;
             } else if !vl.fields.is_empty() {

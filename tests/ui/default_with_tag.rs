@@ -1,0 +1,12 @@
+use mmd_formats::Mmd;
+
+#[derive(Mmd)]
+#[mmd(tag = u8)]
+enum Chunk {
+    #[mmd(tag = 1)]
+    Num(u16),
+    #[mmd(default, tag = 2)]
+    Other(u8),
+}
+
+fn main() {}
