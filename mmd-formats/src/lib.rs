@@ -367,6 +367,7 @@ pub mod path;
 pub mod physics;
 pub mod pmd;
 pub mod pmx;
+pub mod pose;
 pub mod samples;
 pub mod seq;
 pub mod text;

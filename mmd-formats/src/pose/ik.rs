@@ -1,0 +1,161 @@
+//! The CCD IK solver (see the module docs for the rules and where they come from).
+
+use glam::{EulerRot, Quat, Vec3};
+
+use super::eval::Evaluator;
+use super::rig::IkLink;
+
+/// Below this angle (radians) a link is not turned: saba's 1e-3 degrees.
+const MIN_TURN: f32 = 1.0e-3 * std::f32::consts::PI / 180.0;
+
+/// The effector is at the goal: no iteration is needed.
+const REACHED: f32 = 1.0e-6;
+
+/// The one axis a link's limits leave free, if exactly one: 0 = X, 1 = Y, 2 = Z.
+fn free_axis(lo: Vec3, hi: Vec3) -> Option<usize> {
+    let free = |k: usize| lo[k] != 0.0 || hi[k] != 0.0;
+    match (free(0), free(1), free(2)) {
+        (true, false, false) => Some(0),
+        (false, true, false) => Some(1),
+        (false, false, true) => Some(2),
+        _ => None,
+    }
+}
+
+fn unit_axis(k: usize) -> Vec3 {
+    match k {
+        0 => Vec3::X,
+        1 => Vec3::Y,
+        _ => Vec3::Z,
+    }
+}
+
+impl Evaluator<'_> {
+    /// Solves the chain `goal` owns and re-poses the links' subtrees.
+    pub(super) fn solve_ik(&mut self, goal: usize) {
+        let rig = self.rig;
+        let Some(chain) = rig.bones[goal].ik.as_ref() else {
+            return;
+        };
+        for link in &chain.links {
+            self.ik_r[link.bone] = Quat::IDENTITY;
+            self.plane_angle[link.bone] = 0.0;
+            self.compose_local(link.bone);
+        }
+        for link in chain.links.iter().rev() {
+            self.refresh(link.bone);
+        }
+        let target = self.world_t[goal];
+        let mut best = (self.world_t[chain.effector] - target).length();
+        let start = best;
+        self.ik_distance[goal] = (start, start);
+        if best.is_nan() || best <= REACHED {
+            return;
+        }
+        self.save(&chain.links);
+        for iteration in 0..chain.loops {
+            for (k, link) in chain.links.iter().enumerate() {
+                if link.bone == chain.effector {
+                    continue;
+                }
+                // k < links.len() ≤ i32::MAX in a file, so the product is finite.
+                let limit = chain.unit_angle * (k as f32 + 1.0);
+                self.turn(link, chain.effector, target, limit, iteration);
+            }
+            let d = (self.world_t[chain.effector] - target).length();
+            if d < best {
+                best = d;
+                self.save(&chain.links);
+                if best.is_nan() || best <= REACHED {
+                    break;
+                }
+            }
+        }
+        // The last iteration was not the closest (or gave NaN): back to the best one.
+        let last = (self.world_t[chain.effector] - target).length();
+        if last.is_nan() || last > best {
+            for link in &chain.links {
+                self.ik_r[link.bone] = self.saved_ik[link.bone];
+                self.compose_local(link.bone);
+            }
+            for link in chain.links.iter().rev() {
+                self.refresh(link.bone);
+            }
+        }
+        self.ik_distance[goal] = (start, (self.world_t[chain.effector] - target).length());
+    }
+
+    fn save(&mut self, links: &[IkLink]) {
+        for link in links {
+            self.saved_ik[link.bone] = self.ik_r[link.bone];
+        }
+    }
+
+    /// One CCD step of one link.
+    fn turn(&mut self, link: &IkLink, effector: usize, target: Vec3, limit: f32, iteration: u32) {
+        let b = link.bone;
+        let inv = self.world_r[b].inverse();
+        let to_effector = (inv * (self.world_t[effector] - self.world_t[b])).normalize_or_zero();
+        let to_target = (inv * (target - self.world_t[b])).normalize_or_zero();
+        if to_effector == Vec3::ZERO || to_target == Vec3::ZERO {
+            return;
+        }
+        // atan2 of sine and cosine, not acos of the cosine: in f32, acos loses every
+        // angle below about 3e-4 rad (cos rounds to 1), which stalls a nearly straight
+        // leg whose goal is just out of reach.
+        let angle = to_effector
+            .cross(to_target)
+            .length()
+            .atan2(to_effector.dot(to_target));
+        let angle = angle.min(limit.abs());
+        // The rotation that is not the IK's: motion, morph and append.
+        let base = self.anim_r[b] * self.append_r[b];
+        let full = match link
+            .limits
+            .and_then(|(lo, hi)| Some((lo, hi, free_axis(lo, hi)?)))
+        {
+            Some((lo, hi, axis)) => {
+                // One free axis: turn about it, the way that brings the effector closer.
+                let a = unit_axis(axis);
+                let closer = (Quat::from_axis_angle(a, angle) * to_effector).dot(to_target)
+                    > (Quat::from_axis_angle(a, -angle) * to_effector).dot(to_target);
+                let mut value = self.plane_angle[b] + if closer { angle } else { -angle };
+                let (min, max) = (lo[axis], hi[axis]);
+                if iteration == 0 && !(min..=max).contains(&value) {
+                    if -value > min && -value < max {
+                        value = -value;
+                    } else {
+                        let half = (min + max) * 0.5;
+                        if (half - value).abs() > (half + value).abs() {
+                            value = -value;
+                        }
+                    }
+                }
+                let value = value.clamp(min, max);
+                self.plane_angle[b] = value;
+                Quat::from_axis_angle(a, value)
+            }
+            None => {
+                if angle.is_nan() || angle < MIN_TURN {
+                    return;
+                }
+                let axis = to_effector.cross(to_target).normalize_or_zero();
+                if axis == Vec3::ZERO {
+                    return;
+                }
+                let full = self.local_r[b] * Quat::from_axis_angle(axis, angle);
+                match link.limits {
+                    Some((lo, hi)) => {
+                        let (x, y, z) = full.to_euler(EulerRot::XYZ);
+                        let c = Vec3::new(x, y, z).clamp(lo, hi);
+                        Quat::from_euler(EulerRot::XYZ, c.x, c.y, c.z)
+                    }
+                    None => full,
+                }
+            }
+        };
+        self.ik_r[b] = (full * base.inverse()).normalize();
+        self.compose_local(b);
+        self.refresh(b);
+    }
+}
