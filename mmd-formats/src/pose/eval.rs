@@ -93,9 +93,16 @@ impl<'r> Evaluator<'r> {
         let rig = self.rig;
         let n = rig.bones.len();
         for i in 0..n {
+            // A value that is not finite counts as none: every rotation stays a unit
+            // quaternion, so nothing downstream meets NaN (glam's debug assertions, which
+            // a dependency may switch on, would panic on it).
             let s = animation.bone(i, frame);
-            self.anim_t[i] = s.translation;
-            self.anim_r[i] = s.rotation;
+            self.anim_t[i] = if s.translation.is_finite() {
+                s.translation
+            } else {
+                Vec3::ZERO
+            };
+            self.anim_r[i] = unit(s.rotation);
             self.append_t[i] = Vec3::ZERO;
             self.append_r[i] = Quat::IDENTITY;
             self.ik_r[i] = Quat::IDENTITY;
@@ -126,7 +133,8 @@ impl<'r> Evaluator<'r> {
     fn apply_morphs(&mut self, animation: &Binding<'_>, frame: f64) {
         let rig = self.rig;
         for (m, w) in self.morph_weights.iter_mut().enumerate() {
-            *w = animation.morph(m, frame);
+            let v = animation.morph(m, frame);
+            *w = if v.is_finite() { v } else { 0.0 };
         }
         for &g in &rig.group_order {
             let w = self.morph_weights[g];
@@ -135,7 +143,8 @@ impl<'r> Evaluator<'r> {
             }
             if let MorphKind::Group(offsets) = &rig.morphs[g].kind {
                 for &(child, k) in offsets {
-                    self.morph_weights[child] += w * k;
+                    let v = self.morph_weights[child] + w * k;
+                    self.morph_weights[child] = if v.is_finite() { v } else { 0.0 };
                 }
             }
         }
@@ -147,7 +156,7 @@ impl<'r> Evaluator<'r> {
             if let MorphKind::Bone(offsets) = &morph.kind {
                 for o in offsets {
                     self.anim_t[o.bone] += o.translation * w;
-                    self.anim_r[o.bone] = (self.anim_r[o.bone] * power(o.rotation, w)).normalize();
+                    self.anim_r[o.bone] = unit(self.anim_r[o.bone] * power(o.rotation, w));
                 }
             }
         }
@@ -188,15 +197,14 @@ impl<'r> Evaluator<'r> {
     /// The local transform of `bone` from its parts.
     pub(super) fn compose_local(&mut self, bone: usize) {
         self.local_t[bone] = self.offset[bone] + self.anim_t[bone] + self.append_t[bone];
-        self.local_r[bone] =
-            (self.ik_r[bone] * self.anim_r[bone] * self.append_r[bone]).normalize();
+        self.local_r[bone] = unit(self.ik_r[bone] * self.anim_r[bone] * self.append_r[bone]);
     }
 
     /// The world transform of `bone` from its parent's and its local one.
     fn compose_world(&mut self, bone: usize) {
         match self.rig.bones[bone].parent {
             Some(p) => {
-                self.world_r[bone] = (self.world_r[p] * self.local_r[bone]).normalize();
+                self.world_r[bone] = unit(self.world_r[p] * self.local_r[bone]);
                 self.world_t[bone] = self.world_t[p] + self.world_r[p] * self.local_t[bone];
             }
             None => {
@@ -282,18 +290,35 @@ impl<'r> Evaluator<'r> {
     }
 }
 
+/// `q` normalised without glam's assertions: a quaternion of zero or non-finite length
+/// gives none (the identity).
+pub(super) fn unit(q: Quat) -> Quat {
+    let len = q.length();
+    if len.is_finite() && len > 0.0 {
+        Quat::from_xyzw(q.x / len, q.y / len, q.z / len, q.w / len)
+    } else {
+        Quat::IDENTITY
+    }
+}
+
 /// `q` raised to `w`: the same axis, `w` times the angle (`slerp(identity, q, w)` along
-/// the short way, for any `w`). A rotation of no angle stays none.
+/// the short way, for any `w`). A rotation of no angle, or a result that is not finite,
+/// is none.
 pub(super) fn power(q: Quat, w: f32) -> Quat {
+    let q = unit(q);
     let q = if q.w < 0.0 { -q } else { q };
     let v = Vec3::new(q.x, q.y, q.z);
     let s = v.length();
     if s.is_nan() || s <= 1e-12 {
-        // No angle (or NaN): the identity, or NaN carried through for a NaN rotation.
-        return if q.is_nan() { q } else { Quat::IDENTITY };
+        return Quat::IDENTITY;
     }
     let half = s.atan2(q.w) * w;
     let (sin, cos) = half.sin_cos();
     let axis = v / s;
-    Quat::from_xyzw(axis.x * sin, axis.y * sin, axis.z * sin, cos)
+    unit(Quat::from_xyzw(
+        axis.x * sin,
+        axis.y * sin,
+        axis.z * sin,
+        cos,
+    ))
 }

@@ -2,7 +2,7 @@
 
 use glam::{EulerRot, Quat, Vec3};
 
-use super::eval::Evaluator;
+use super::eval::{unit, Evaluator};
 use super::rig::IkLink;
 
 /// Below this angle (radians) a link is not turned: saba's 1e-3 degrees.
@@ -94,7 +94,7 @@ impl Evaluator<'_> {
     /// One CCD step of one link.
     fn turn(&mut self, link: &IkLink, effector: usize, target: Vec3, limit: f32, iteration: u32) {
         let b = link.bone;
-        let inv = self.world_r[b].inverse();
+        let inv = self.world_r[b].conjugate();
         let to_effector = (inv * (self.world_t[effector] - self.world_t[b])).normalize_or_zero();
         let to_target = (inv * (target - self.world_t[b])).normalize_or_zero();
         if to_effector == Vec3::ZERO || to_target == Vec3::ZERO {
@@ -154,7 +154,7 @@ impl Evaluator<'_> {
                 }
             }
         };
-        self.ik_r[b] = (full * base.inverse()).normalize();
+        self.ik_r[b] = unit(full * base.conjugate());
         self.compose_local(b);
         self.refresh(b);
     }

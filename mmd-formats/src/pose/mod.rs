@@ -136,7 +136,9 @@
 //! capped, NaN limits and unit angles replaced, append cycles kept (each bone reads its
 //! source as it stands, so nothing recurses) and group cycles refused. Evaluation then
 //! runs a bounded number of steps (bones × subtree sizes, plus loops × links per chain)
-//! and never panics; NaN in a motion gives NaN in the pose, not a hang.
+//! and never panics: a motion value or morph weight that is not finite counts as none,
+//! and every rotation stays a unit quaternion (so glam's debug assertions, which a
+//! dependency may switch on, never fire).
 //!
 //! # Memory
 //!

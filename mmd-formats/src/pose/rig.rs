@@ -141,6 +141,12 @@ pub enum RigProblem {
         /// The source index as stored.
         source: i32,
     },
+    /// An append ratio that is NaN or infinite: the ratio becomes 0 (the append does
+    /// nothing).
+    AppendRatio {
+        /// The bone.
+        bone: usize,
+    },
     /// Appends that lead back to the first bone (`bones[0]` from `bones[1]`, ... the last
     /// from the first). Kept: each bone reads its source's value as it stands when the
     /// bone is deformed, so a cycle cannot loop; its values depend on the deform order.
@@ -212,6 +218,9 @@ impl fmt::Display for RigProblem {
                 f,
                 "bones[{bone}]: append source {source} is not a bone (append dropped)"
             ),
+            RigProblem::AppendRatio { bone } => {
+                write!(f, "bones[{bone}]: append ratio is not finite (0 used)")
+            }
             RigProblem::AppendCycle { bones } => write!(
                 f,
                 "append cycle through bones {} (each reads its source as it stands)",
@@ -287,7 +296,12 @@ impl Rig {
                 match bone_index(inh.parent, n) {
                     Some(source) => Some(Append {
                         source,
-                        ratio: inh.weight,
+                        ratio: if inh.weight.is_finite() {
+                            inh.weight
+                        } else {
+                            problems.push(RigProblem::AppendRatio { bone: i });
+                            0.0
+                        },
                         rotation,
                         translation,
                         local: b.flags.contains(BoneFlags::INHERIT_LOCAL),
