@@ -7,7 +7,7 @@ mod cli_common;
 use cli_common::{code, mmd, s, stderr, stdout, TempDir};
 
 /// The page of every command and subcommand.
-const PAGES: [&str; 21] = [
+const PAGES: [&str; 22] = [
     "mmd.1",
     "mmd-check.1",
     "mmd-info.1",
@@ -26,6 +26,7 @@ const PAGES: [&str; 21] = [
     "mmd-explain.1",
     "mmd-diff.1",
     "mmd-lint.1",
+    "mmd-pose.1",
     "mmd-build.1",
     "mmd-completions.1",
     "mmd-man.1",

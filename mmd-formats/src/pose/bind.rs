@@ -1,7 +1,7 @@
 //! Binding an animation (a VMD motion, a VPD pose, or nothing) to a rig: each bone and
 //! morph finds its track by exact name, and each IK bone its on/off switch.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use glam::{Quat, Vec3};
 
@@ -111,9 +111,12 @@ impl<'a> Binding<'a> {
                 Some(Track::new(keys.iter().copied()))
             })
             .collect();
+        // Sets and maps, not scans: a hostile motion may name 10^6 tracks.
+        let bone_names: HashSet<&[u8]> =
+            rig.bones.iter().filter_map(|b| b.sjis.as_deref()).collect();
         tally(
             &names,
-            |n| rig.bones.iter().any(|b| b.sjis.as_deref() == Some(n)),
+            |n| bone_names.contains(n),
             &mut report.bone_tracks,
             &mut report.bone_bound,
             &mut report.bone_unbound,
@@ -138,9 +141,14 @@ impl<'a> Binding<'a> {
                 Some(Track::new(keys.iter().copied()))
             })
             .collect();
+        let rig_morphs: HashSet<&[u8]> = rig
+            .morphs
+            .iter()
+            .filter_map(|m| m.sjis.as_deref())
+            .collect();
         tally(
             &morph_names,
-            |n| rig.morphs.iter().any(|m| m.sjis.as_deref() == Some(n)),
+            |n| rig_morphs.contains(n),
             &mut report.morph_tracks,
             &mut report.morph_bound,
             &mut report.morph_unbound,
@@ -149,27 +157,28 @@ impl<'a> Binding<'a> {
         // one frame (the track's own rule), each naming IK bones.
         let switches = vmd.show_ik_track();
         let mut ik: Vec<Vec<(u32, bool)>> = vec![Vec::new(); rig.bones.len()];
+        let mut ik_bones: HashMap<&[u8], Vec<usize>> = HashMap::new();
+        for (i, b) in rig.bones.iter().enumerate() {
+            if let (Some(_), Some(name)) = (&b.ik, b.sjis.as_deref()) {
+                ik_bones.entry(name).or_default().push(i);
+            }
+        }
         let mut ik_names: Vec<&'a [u8]> = Vec::new();
+        let mut seen: HashSet<&'a [u8]> = HashSet::new();
         for key in switches.keys() {
             for state in &key.ik {
                 let name = state.name.name_bytes();
-                if !ik_names.contains(&name) {
+                if seen.insert(name) {
                     ik_names.push(name);
                 }
-                for (i, b) in rig.bones.iter().enumerate() {
-                    if b.ik.is_some() && b.sjis.as_deref() == Some(name) {
-                        ik[i].push((key.frame, state.enabled != 0));
-                    }
+                for &i in ik_bones.get(name).map_or(&[][..], Vec::as_slice) {
+                    ik[i].push((key.frame, state.enabled != 0));
                 }
             }
         }
         tally(
             &ik_names,
-            |n| {
-                rig.bones
-                    .iter()
-                    .any(|b| b.ik.is_some() && b.sjis.as_deref() == Some(n))
-            },
+            |n| ik_bones.contains_key(n),
             &mut report.ik_tracks,
             &mut report.ik_bound,
             &mut report.ik_unbound,
@@ -184,40 +193,38 @@ impl<'a> Binding<'a> {
     /// (a pose has no IK block). A rotation of zero or non-finite length is none.
     pub fn vpd(rig: &Rig, pose: &'a vpd::Pose) -> Binding<'a> {
         let mut report = BindReport::default();
+        // The last block of a name wins, as a later key does in a motion.
+        let pose_bones: HashMap<&str, &vpd::BonePose> =
+            pose.bones.iter().map(|p| (p.name.as_str(), p)).collect();
+        let pose_morphs: HashMap<&str, f32> = pose
+            .morphs
+            .iter()
+            .map(|p| (p.name.as_str(), p.weight))
+            .collect();
         let bones = rig
             .bones
             .iter()
             .map(|b| {
-                // The last block of a name wins, as a later key does in a motion.
-                pose.bones
-                    .iter()
-                    .rev()
-                    .find(|p| p.name == b.name)
-                    .map(|p| BoneSample {
-                        translation: Vec3::from(p.translation),
-                        rotation: unit_quat(p.rotation),
-                    })
+                pose_bones.get(b.name.as_str()).map(|p| BoneSample {
+                    translation: Vec3::from(p.translation),
+                    rotation: unit_quat(p.rotation),
+                })
             })
             .collect();
         let morphs = rig
             .morphs
             .iter()
-            .map(|m| {
-                pose.morphs
-                    .iter()
-                    .rev()
-                    .find(|p| p.name == m.name)
-                    .map(|p| p.weight)
-            })
+            .map(|m| pose_morphs.get(m.name.as_str()).copied())
             .collect();
-        let mut seen: Vec<&str> = Vec::new();
+        let bone_names: HashSet<&str> = rig.bones.iter().map(|b| b.name.as_str()).collect();
+        let morph_names: HashSet<&str> = rig.morphs.iter().map(|m| m.name.as_str()).collect();
+        let mut seen: HashSet<&str> = HashSet::new();
         for p in &pose.bones {
-            if seen.contains(&p.name.as_str()) {
+            if !seen.insert(&p.name) {
                 continue;
             }
-            seen.push(&p.name);
             report.bone_tracks += 1;
-            if rig.bones.iter().any(|b| b.name == p.name) {
+            if bone_names.contains(p.name.as_str()) {
                 report.bone_bound += 1;
             } else {
                 report.bone_unbound.push(p.name.clone());
@@ -225,12 +232,11 @@ impl<'a> Binding<'a> {
         }
         seen.clear();
         for p in &pose.morphs {
-            if seen.contains(&p.name.as_str()) {
+            if !seen.insert(&p.name) {
                 continue;
             }
-            seen.push(&p.name);
             report.morph_tracks += 1;
-            if rig.morphs.iter().any(|m| m.name == p.name) {
+            if morph_names.contains(p.name.as_str()) {
                 report.morph_bound += 1;
             } else {
                 report.morph_unbound.push(p.name.clone());

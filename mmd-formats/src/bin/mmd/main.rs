@@ -5,7 +5,8 @@
 //! describes one file; `mmd pmx recolor|rename|bones` edits a PMX model or lists its bones;
 //! `mmd vmd TOOL ...` edits or samples a motion (see `mmd vmd --help`); `mmd dump`,
 //! `mmd explain` and `mmd diff` show a file's fields, the field at a byte, and the fields
-//! two files differ in; `mmd build` makes a file from its JSON dump; `mmd completions
+//! two files differ in; `mmd pose` computes where a model's bones are at frames of a
+//! motion; `mmd build` makes a file from its JSON dump; `mmd completions
 //! SHELL` and `mmd man` print the shell completions and the manual pages.
 //!
 //! One way through for every command: [`input`] reads an input and tells what is wrong
@@ -33,6 +34,7 @@ mod lint;
 mod output;
 mod parallel;
 mod pmx;
+mod pose;
 mod progress;
 mod vmd;
 mod walk;
@@ -101,6 +103,9 @@ enum Command {
     /// Compare two files field by field (exit 0 when they agree, 1 when they differ).
     #[command(long_about = diff::LONG_ABOUT, after_help = diff::EXIT_CODES)]
     Diff(diff::DiffArgs),
+    /// Print where every bone of a model is at frames of a motion, computed as MMD does.
+    #[command(long_about = pose::LONG_ABOUT, after_help = pose::EXIT_CODES)]
+    Pose(pose::PoseArgs),
     /// Report what would break in MMD: one line per finding, with a stable rule code.
     #[command(long_about = lint::LONG_ABOUT, after_help = lint::EXIT_CODES)]
     Lint(lint::LintArgs),
@@ -141,6 +146,7 @@ fn run(command: &Command, out: &mut dyn Write) -> Outcome {
         Command::Explain(args) => explain::run(args, out),
         Command::Diff(args) => diff::run(args, out),
         Command::Lint(args) => lint::run(args, out),
+        Command::Pose(args) => pose::run(args, out),
         Command::Build(args) => build::run(args, out),
         Command::Completions(args) => docs::completions(args, Cli::command(), out),
         Command::Man(args) => docs::man(args, Cli::command(), out),

@@ -25,7 +25,7 @@ use crate::output::{self, Destination};
 
 mod edits;
 mod help;
-mod sample;
+pub(crate) mod sample;
 
 pub use help::EXIT_CODES;
 
