@@ -8,7 +8,8 @@
 //! the round trip is `ByteExact` or `ReadError` (never `WriteError`, `Differs` or a panic);
 //! a read error's offset is within the input; read -> write -> read -> write gives the same
 //! bytes twice; the JSON dump of an input that reads builds back into its bytes; an input that reads, cut short, reads or fails as a truncation (never as
-//! corrupt data); `format::info` and `format::field_at` do not panic. A failing input is
+//! corrupt data); `format::info` and `format::field_at` do not panic; a model that reads
+//! evaluates to a pose (`mmd_formats::pose`) with finite rotations, without panicking. A failing input is
 //! written under the temporary directory and the process exits 1. See `tests/FUZZING.md`.
 
 use std::panic::{self, AssertUnwindSafe};
@@ -358,7 +359,55 @@ fn check(format: Format, bytes: &[u8], probe: u64) -> Result<bool, String> {
         ));
     }
     let _ = format::field_at(format, bytes, probe);
+    if read_ok {
+        check_pose(format, bytes)?;
+    }
     Ok(read_ok)
+}
+
+/// A model that reads evaluates to a pose (rest, and every bone turned and moved, every
+/// morph at 1, IK on) whose every rotation is finite; the time it takes is bounded by the
+/// rig's repairs (loop counts capped, cycles cut), which the fuzzer's time budget checks.
+fn check_pose(format: Format, bytes: &[u8]) -> Result<(), String> {
+    use mmd_formats::pose::{Binding, Evaluator, Rig};
+    use mmd_formats::vpd::{BonePose, MorphPose, Pose};
+    let rig = match format {
+        Format::Pmx => {
+            Rig::from_pmx(&mmd_formats::pmx::Pmx::from_bytes(bytes).map_err(|e| e.to_string())?)
+        }
+        Format::Pmd => {
+            Rig::from_pmd(&mmd_formats::pmd::Pmd::from_bytes(bytes).map_err(|e| e.to_string())?)
+        }
+        _ => return Ok(()),
+    };
+    let pose = Pose {
+        model_file: String::new(),
+        bones: rig
+            .bones()
+            .iter()
+            .map(|b| BonePose {
+                name: b.name.clone(),
+                translation: [0.1, -0.2, 0.3],
+                rotation: [0.2, 0.3, 0.1, 0.9],
+            })
+            .collect(),
+        morphs: rig
+            .morphs()
+            .iter()
+            .map(|m| MorphPose {
+                name: m.name.clone(),
+                weight: 1.0,
+            })
+            .collect(),
+    };
+    let mut eval = Evaluator::new(&rig);
+    for binding in [Binding::rest(), Binding::vpd(&rig, &pose)] {
+        eval.evaluate(&binding, 0.0);
+        if let Some(i) = (0..rig.bones().len()).find(|&i| !eval.world_rotation(i).is_finite()) {
+            return Err(format!("pose: bone {i}'s world rotation is not finite"));
+        }
+    }
+    Ok(())
 }
 
 /// Writes a failing input under the temporary directory and returns its path.
