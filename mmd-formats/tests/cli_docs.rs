@@ -7,7 +7,7 @@ mod cli_common;
 use cli_common::{code, mmd, s, stderr, stdout, TempDir};
 
 /// The page of every command and subcommand.
-const PAGES: [&str; 22] = [
+const PAGES: [&str; 23] = [
     "mmd.1",
     "mmd-check.1",
     "mmd-info.1",
@@ -21,6 +21,7 @@ const PAGES: [&str; 22] = [
     "mmd-vmd-merge.1",
     "mmd-vmd-speed.1",
     "mmd-vmd-fill.1",
+    "mmd-vmd-bake-ik.1",
     "mmd-vmd-sample.1",
     "mmd-dump.1",
     "mmd-explain.1",

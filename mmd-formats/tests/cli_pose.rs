@@ -1,12 +1,13 @@
 //! `mmd pose` (issue 28 item 3): the JSON shape and the table, the bind report on stderr,
-//! the bind pose for `-`, VPD poses, --bone, escaping, and the exit codes. Expected
+//! the bind pose for `-`, VPD poses, --bone, escaping, and the exit codes; and `mmd vmd
+//! bake-ik`, whose result played with IK off poses as the original with IK on. Expected
 //! positions are worked out by hand in the comments.
 #![cfg(feature = "cli")]
 
 mod cli_common;
 
 use cli_common::{code, json, mmd, s, stderr, stdout, TempDir};
-use mmd_formats::pmx::{Bone, BoneFlags, BoneTail, Pmx, PmxContext};
+use mmd_formats::pmx::{Bone, BoneFlags, BoneTail, Ik, IkLink, Pmx, PmxContext};
 use mmd_formats::vmd::{BoneKey, Vmd};
 use mmd_formats::{BoneIndex, PmxText, ShiftJis, TextEncoding};
 
@@ -245,4 +246,101 @@ fn help_states_the_rules_and_the_exit_codes() {
     ] {
         assert!(text.contains(phrase), "--help lacks {phrase:?}:\n{text}");
     }
+}
+
+/// A link at the origin with its effector 1 up, and an IK bone at (1, 0, 0) whose chain
+/// turns the link (10 loops, unit angle π).
+fn write_ik_model(dir: &TempDir) -> String {
+    let mut m = Pmx::new("ik", &PmxContext::default());
+    let mut ik = bone("ik", [1.0, 0.0, 0.0], -1);
+    ik.flags = BoneFlags(ik.flags.0 | BoneFlags::IK.0);
+    ik.ik = Some(Ik {
+        target: BoneIndex::from_raw(1),
+        loop_count: 10,
+        limit_angle: std::f32::consts::PI,
+        links: vec![IkLink {
+            bone: BoneIndex::from_raw(0),
+            has_limit: 0,
+            limit_min: None,
+            limit_max: None,
+        }],
+    });
+    m.bones = vec![
+        bone("link", [0.0; 3], -1),
+        bone("end", [0.0, 1.0, 0.0], 0),
+        ik,
+    ];
+    let path = dir.file("ik.pmx");
+    m.write_path(&path).unwrap();
+    s(&path).to_owned()
+}
+
+#[test]
+fn bake_ik_writes_a_motion_that_plays_with_ik_off_as_the_original_with_ik_on() {
+    let dir = TempDir::new("bake-ik");
+    let model = write_ik_model(&dir);
+    // The IK bone stays at (1, 0, 0) (frames 0 and 2): IK turns the link −90° about Z,
+    // bringing the effector from (0, 1, 0) to the goal (1, 0, 0).
+    let mut vmd = Vmd::new_v2("ik").unwrap();
+    let ik = ShiftJis::new("ik").unwrap();
+    vmd.bone_keys = vec![
+        BoneKey::new(ik, 0, [0.0; 3], [0.0, 0.0, 0.0, 1.0]),
+        BoneKey::new(ik, 2, [0.0; 3], [0.0, 0.0, 0.0, 1.0]),
+    ];
+    let motion = dir.file("walk.vmd");
+    vmd.write_path(&motion).unwrap();
+    let baked = dir.file("baked.vmd");
+    let out = mmd(&["vmd", "bake-ik", &model, s(&motion), "-o", s(&baked)]);
+    assert_eq!(code(&out), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("frames: 0 to 2"), "{text}");
+    assert!(
+        text.contains("added: 3 bone keys for 1 IK links: link"),
+        "{text}"
+    );
+    assert!(text.contains("switched off: ik"), "{text}");
+    // Played: the original with IK on, the baked one with its IK block switching IK off.
+    let pose = |m: &std::path::Path| json(&mmd(&["pose", &model, s(m), "--frame", "1", "--json"]));
+    let (before, after) = (pose(&motion), pose(&baked));
+    assert!(close(
+        &before["frames"][0]["bones"][1]["position"],
+        &[1.0, 0.0, 0.0]
+    ));
+    assert!(close(
+        &after["frames"][0]["bones"][1]["position"],
+        &[1.0, 0.0, 0.0]
+    ));
+    let baked_vmd = Vmd::read_path(&baked).unwrap();
+    let switches = baked_vmd.show_ik_keys.unwrap();
+    assert_eq!(switches.len(), 1);
+    assert_eq!(
+        (switches[0].ik[0].name.decode(), switches[0].ik[0].enabled),
+        ("ik".into(), 0)
+    );
+    // -o with --dry-run, and -o naming the motion without --in-place, are refused.
+    let dry = dir.file("dry.vmd");
+    let out = mmd(&[
+        "vmd",
+        "bake-ik",
+        &model,
+        s(&motion),
+        "-o",
+        s(&dry),
+        "--dry-run",
+    ]);
+    assert_eq!(
+        code(&out),
+        Some(2),
+        "-o and --dry-run conflict: {}",
+        stderr(&out)
+    );
+    assert!(!dry.exists(), "a refused run wrote {}", dry.display());
+    let out = mmd(&["vmd", "bake-ik", &model, s(&motion), "-o", s(&motion)]);
+    assert_eq!(code(&out), Some(2), "{}", stderr(&out));
+    // A motion given as the model: 2.
+    let out = mmd(&["vmd", "bake-ik", s(&motion), s(&motion), "--dry-run"]);
+    assert_eq!(code(&out), Some(2), "{}", stderr(&out));
+    let out = mmd(&["vmd", "bake-ik", &model, s(&motion), "--dry-run"]);
+    assert_eq!(code(&out), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("dry run, nothing written"));
 }

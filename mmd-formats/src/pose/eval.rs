@@ -262,6 +262,12 @@ impl<'r> Evaluator<'r> {
         self.skinning[bone]
     }
 
+    /// The rotation IK added to the bone in this frame (none for a bone in no solved
+    /// chain): the local rotation is `IK × motion × morph × append`.
+    pub fn ik_rotation(&self, bone: usize) -> Quat {
+        self.ik_r[bone]
+    }
+
     /// Every bone's skinning matrix, in bone order.
     pub fn skinning_matrices(&self) -> &[Mat4] {
         &self.skinning

@@ -148,11 +148,13 @@
 /// The maths crate of this module, re-exported so callers use the same version.
 pub use glam;
 
+mod bake;
 mod bind;
 mod eval;
 mod ik;
 mod rig;
 
+pub use bake::{bake_ik, BakeReport, TooManyKeys, MAX_BAKED_KEYS};
 pub use bind::{BindReport, Binding, BoneSample};
 pub use eval::Evaluator;
 pub use rig::{

@@ -840,3 +840,57 @@ fn a_vpd_pose_binds_by_name() {
     e.evaluate(&binding, 123.0);
     assert_eq!(e.world_position(0), Vec3::new(0.0, 3.0, 0.0));
 }
+
+#[test]
+fn baked_ik_played_with_ik_off_poses_as_the_original_with_ik_on() {
+    // The one-link chain; the IK bone moves from (1, 0, 0) (0 frames) to (0, 0, 1) at
+    // frame 4 (movement keys of the IK bone, a root at (1, 0, 0): offsets (0, 0, 0) and
+    // (−1, 0, 1)). With IK on the link turns the effector onto the goal at every frame.
+    let pmx = one_link(10, PI);
+    let rig = Rig::from_pmx(&pmx);
+    let vmd = motion(vec![
+        key("ik", 0, [0.0; 3], Quat::IDENTITY),
+        key("ik", 4, [-1.0, 0.0, 1.0], Quat::IDENTITY),
+        key("link", 2, [0.0; 3], Quat::from_rotation_x(0.1)),
+    ]);
+    let (baked, report) = bake_ik(&rig, &vmd).unwrap();
+    assert_eq!((report.start, report.end), (0, 4));
+    assert_eq!(report.links, ["link"]);
+    // Five frames of one link; its one key is replaced.
+    assert_eq!((report.added, report.replaced), (5, 1));
+    assert_eq!(report.switched_off, ["ik"]);
+    let on = Binding::vmd(&rig, &vmd);
+    let off = Binding::vmd(&rig, &baked);
+    let (mut a, mut b) = (Evaluator::new(&rig), Evaluator::new(&rig));
+    for frame in 0..=4 {
+        a.evaluate(&on, f64::from(frame));
+        b.evaluate(&off, f64::from(frame));
+        assert!(a.ik_solved(2) && !b.ik_solved(2), "frame {frame}");
+        for i in 0..3 {
+            assert!(
+                close(a.world_position(i), b.world_position(i), 1e-5)
+                    && same_rotation(a.world_rotation(i), b.world_rotation(i), 1e-6),
+                "frame {frame} bone {i}"
+            );
+        }
+        // The goal's distance from the link stays 1 along the straight path only at the
+        // ends, so the effector reaches it there: (1, 0, 0) at 0 and (0, 0, 1) at 4.
+    }
+    a.evaluate(&on, 4.0);
+    assert!(close(a.world_position(1), Vec3::new(0.0, 0.0, 1.0), 1e-5));
+}
+
+#[test]
+fn a_bake_too_large_is_refused_before_any_work() {
+    let pmx = one_link(10, PI);
+    let rig = Rig::from_pmx(&pmx);
+    let vmd = motion(vec![
+        key("link", 0, [0.0; 3], Quat::IDENTITY),
+        key("link", u32::MAX, [0.0; 3], Quat::IDENTITY),
+    ]);
+    // 2^32 frames × 1 link.
+    assert_eq!(
+        bake_ik(&rig, &vmd).unwrap_err(),
+        TooManyKeys { keys: 1 << 32 }
+    );
+}

@@ -82,8 +82,8 @@ enum Motion {
     Vpd(mmd_formats::vpd::Pose),
 }
 
-/// Reads the model as a rig.
-fn load_rig(path: &Path) -> Outcome<Rig> {
+/// Reads the model as a rig (`mmd vmd bake-ik` reads its model the same way).
+pub(crate) fn load_rig(path: &Path) -> Outcome<Rig> {
     let at = |p: Problem| p.at(path);
     let loaded = input::open(path)?;
     let bytes = &loaded.bytes;

@@ -273,3 +273,49 @@ pub fn fill(a: &FillArgs, out: &mut dyn Write) -> Outcome {
         Ok((vmd, report, lines))
     })
 }
+
+/// Runs `mmd vmd bake-ik`.
+pub fn bake_ik(a: &super::BakeIkArgs, out: &mut dyn Write) -> Outcome {
+    let rig = crate::pose::load_rig(&a.model)?;
+    edit("bake-ik", &a.out, &[&a.input, &a.model], out, |vmd| {
+        let (baked, r) = mmd_formats::pose::bake_ik(&rig, &vmd)
+            .map_err(|e| Stop::failed(format!("{}: {e}", a.input.display())))?;
+        let esc = |n: &String| n.escape_debug().to_string();
+        let names = |v: &[String]| v.iter().map(esc).collect::<Vec<_>>();
+        let report = json!({
+            "start": r.start, "end": r.end,
+            "links": r.links, "switched_off": r.switched_off,
+            "kept_on": r.kept_on, "skipped": r.skipped,
+            "added": r.added, "replaced": r.replaced,
+            "changed": counts_json(&BlockCounts { bone: r.added, ..BlockCounts::default() }),
+            "dropped": counts_json(&BlockCounts { bone: r.replaced, ..BlockCounts::default() }),
+        });
+        let mut lines = vec![
+            format!("frames: {} to {}", r.start, r.end),
+            format!(
+                "added: {} bone keys for {} IK links{}{}",
+                r.added,
+                r.links.len(),
+                if r.links.is_empty() { "" } else { ": " },
+                list(&names(&r.links), String::clone)
+            ),
+            format!("replaced: {} keys of those bones", r.replaced),
+            format!(
+                "switched off: {}",
+                if r.switched_off.is_empty() {
+                    "no IK".to_owned()
+                } else {
+                    list(&names(&r.switched_off), String::clone)
+                }
+            ),
+        ];
+        if !r.kept_on.is_empty() {
+            lines.push(format!(
+                "kept on (a name no VMD can hold: {}): {}",
+                list(&names(&r.skipped), String::clone),
+                list(&names(&r.kept_on), String::clone)
+            ));
+        }
+        Ok((baked, report, lines))
+    })
+}

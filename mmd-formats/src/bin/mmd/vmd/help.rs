@@ -65,3 +65,23 @@ Exit codes:
   1  the input does not read as a VMD, or the track has no key
   2  usage error (a --frame that is not a finite number); the input cannot be read or is
      not a VMD file";
+
+/// The rules and exit codes of `mmd vmd bake-ik`.
+pub const BAKE_IK: &str = "\
+Every bone that is a link of an IK chain gets a rotation key at every frame from the
+motion's first to its last bone key: the rotation IK gives it at that frame (evaluated as
+`mmd pose` does), times the motion's own; its movement keys the motion's. Its old keys are
+replaced. Every IK / show key then switches those chains' IK bones off (a key at the first
+frame is added when the motion has none). Played with IK off, the result puts every bone
+where the original puts it with IK on, at every whole frame (between two frames the baked
+keys interpolate linearly). A chain whose IK bone's name does not fit the IK block's 20
+bytes, or with a link whose name does not fit a bone key's 15 (Shift_JIS), cannot be
+baked: it stays on, and the report names it. A bake of more than 4,000,000 keys is refused.
+
+Exit codes:
+  0  the result was written (or, with --dry-run, computed)
+  1  MOTION does not read as a VMD or MODEL as its format; the bake would write more than
+     4,000,000 keys; or the result cannot be written as a VMD
+  2  usage error; MODEL cannot be read or is not a model (PMX, PMD); MOTION cannot be read
+     or is not a VMD file; the output cannot be written, or -o names an input without
+     --in-place";

@@ -1,5 +1,5 @@
-//! `mmd vmd ...`: the VMD tools — mirror, trim, merge, speed, fill (edits that write a new
-//! file) and sample (a read command).
+//! `mmd vmd ...`: the VMD tools — mirror, trim, merge, speed, fill, bake-ik (edits that
+//! write a new file) and sample (a read command).
 //!
 //! Every tool first tells the format of its inputs, as the PMX tools do: a file in another
 //! format or in none is refused with the same status (2) and message. Every edit reads its
@@ -67,6 +67,10 @@ pub enum VmdCommand {
     /// in, it moves from the rest pose at frame 0 to its pose at frame 30.
     #[command(after_help = help::FILL)]
     Fill(FillArgs),
+    /// Bake IK into the motion for MODEL: rotation keys for every IK link at every frame,
+    /// and the IK switched off, so that it plays with IK off as it did with IK on.
+    #[command(name = "bake-ik", after_help = help::BAKE_IK)]
+    BakeIk(BakeIkArgs),
     /// Print the value of one track at a frame (fractional frames allowed).
     #[command(after_help = help::SAMPLE)]
     Sample(SampleArgs),
@@ -174,6 +178,17 @@ pub struct FillArgs {
     pub out: OutputArgs,
 }
 
+/// Arguments of `mmd vmd bake-ik`.
+#[derive(Debug, clap::Args)]
+pub struct BakeIkArgs {
+    /// The model (PMX or PMD) whose IK chains are baked.
+    pub model: PathBuf,
+    /// The motion to bake (--in-place rewrites it).
+    pub input: PathBuf,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
 /// Arguments of `mmd vmd sample`.
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("track").required(true)
@@ -215,6 +230,7 @@ pub fn run(args: &VmdArgs, out: &mut dyn Write) -> Outcome {
         VmdCommand::Merge(a) => edits::merge(a, out),
         VmdCommand::Speed(a) => edits::speed(a, out),
         VmdCommand::Fill(a) => edits::fill(a, out),
+        VmdCommand::BakeIk(a) => edits::bake_ik(a, out),
         VmdCommand::Sample(a) => sample::sample(a, out),
     }
 }
