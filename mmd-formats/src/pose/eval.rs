@@ -33,6 +33,8 @@ pub struct Evaluator<'r> {
     /// a link turning about one axis.
     pub(super) saved_ik: Vec<Quat>,
     pub(super) plane_angle: Vec<f32>,
+    /// The first solve's IK rotations while the second runs.
+    pub(super) alt_ik: Vec<Quat>,
     /// Per IK bone solved in this frame: the effector's distance to the goal before and
     /// after the solve.
     pub(super) ik_distance: Vec<(f32, f32)>,
@@ -68,6 +70,7 @@ impl<'r> Evaluator<'r> {
             ik_on: vec![false; n],
             saved_ik: vec![Quat::IDENTITY; n],
             plane_angle: vec![0.0; n],
+            alt_ik: vec![Quat::IDENTITY; n],
             ik_distance: vec![(0.0, 0.0); n],
             morph_weights: vec![0.0; rig.morphs.len()],
             skinning: vec![Mat4::IDENTITY; n],

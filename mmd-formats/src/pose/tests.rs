@@ -894,3 +894,26 @@ fn a_bake_too_large_is_refused_before_any_work() {
         TooManyKeys { keys: 1 << 32 }
     );
 }
+
+#[test]
+fn a_straight_knee_whose_goal_is_below_it_is_solved_from_half_bent() {
+    // The leg straight, its goal (0, 0.5, 0) on the same line, 1.5 from the hip. From
+    // straight, CCD cannot choose a way to bend (every direction is the same line), so
+    // the knee is tried again from the middle of its range (−90.25°). The solution: the
+    // knee's inner angle θ with cos θ = (1 + 1 − 1.5²) / 2 = −0.125, θ = 97.18°, so the
+    // knee turns −(180° − 97.18°) = −82.82° = −1.4455 rad about X.
+    let pmx = leg([0.0, 0.5, 0.0], Some(KNEE));
+    let rig = Rig::from_pmx(&pmx);
+    let mut e = Evaluator::new(&rig);
+    e.evaluate(&Binding::rest(), 0.0);
+    assert!(
+        close(e.world_position(2), Vec3::new(0.0, 0.5, 0.0), 1e-3),
+        "{}",
+        e.world_position(2)
+    );
+    let (x, _, _) = e.local_rotation(1).to_euler(EulerRot::XYZ);
+    assert!((x + 1.4455).abs() < 1e-2, "knee {x}");
+    let (start, end) = e.ik_distance(3).unwrap();
+    // The ankle starts at the origin, 0.5 below the goal.
+    assert!((start - 0.5).abs() < 1e-6 && end < 1e-3, "{start} {end}");
+}
