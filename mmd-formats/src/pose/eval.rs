@@ -33,6 +33,12 @@ pub struct Evaluator<'r> {
     /// a link turning about one axis.
     pub(super) saved_ik: Vec<Quat>,
     pub(super) plane_angle: Vec<f32>,
+    /// Some local transform changed since the world transforms were last posed.
+    stale: bool,
+    /// Scratch of the IK solver: the effector's ancestors from the highest link on that
+    /// line down to the effector, and each bone's place in it (`usize::MAX`: none).
+    pub(super) path: Vec<usize>,
+    pub(super) path_pos: Vec<usize>,
     /// The first solve's IK rotations while the second runs.
     pub(super) alt_ik: Vec<Quat>,
     /// Per IK bone solved in this frame: the effector's distance to the goal before and
@@ -71,6 +77,9 @@ impl<'r> Evaluator<'r> {
             saved_ik: vec![Quat::IDENTITY; n],
             plane_angle: vec![0.0; n],
             alt_ik: vec![Quat::IDENTITY; n],
+            stale: false,
+            path: Vec::with_capacity(n),
+            path_pos: vec![usize::MAX; n],
             ik_distance: vec![(0.0, 0.0); n],
             morph_weights: vec![0.0; rig.morphs.len()],
             skinning: vec![Mat4::IDENTITY; n],
@@ -121,14 +130,19 @@ impl<'r> Evaluator<'r> {
         }
         for &bone in &rig.deform {
             if rig.bones[bone].append.is_some() {
+                // Appends read local values only: the world transforms wait until IK or
+                // the end needs them (one pass over the tree, not one per append).
                 self.apply_append(bone);
                 self.compose_local(bone);
-                self.refresh(bone);
+                self.stale = true;
             }
             if self.ik_on[bone] {
+                self.repose_all();
                 self.solve_ik(bone);
+                self.stale = true;
             }
         }
+        self.repose_all();
         self.write_skinning();
     }
 
@@ -204,7 +218,7 @@ impl<'r> Evaluator<'r> {
     }
 
     /// The world transform of `bone` from its parent's and its local one.
-    fn compose_world(&mut self, bone: usize) {
+    pub(super) fn compose_world(&mut self, bone: usize) {
         match self.rig.bones[bone].parent {
             Some(p) => {
                 self.world_r[bone] = unit(self.world_r[p] * self.local_r[bone]);
@@ -217,13 +231,16 @@ impl<'r> Evaluator<'r> {
         }
     }
 
-    /// Poses `bone` and its whole subtree again from its parent's world transform.
-    pub(super) fn refresh(&mut self, bone: usize) {
+    /// Poses every bone again from its parent, when something changed since the last time.
+    fn repose_all(&mut self) {
+        if !self.stale {
+            return;
+        }
         let rig = self.rig;
-        let (from, to) = (rig.slot[bone], rig.subtree_end[bone]);
-        for slot in from..to {
+        for slot in 0..rig.preorder.len() {
             self.compose_world(rig.preorder[slot]);
         }
+        self.stale = false;
     }
 
     fn write_skinning(&mut self) {

@@ -11,6 +11,11 @@ const MIN_TURN: f32 = 1.0e-3 * std::f32::consts::PI / 180.0;
 /// A first solve ending farther than this from the goal is tried again from half bent.
 const RETRY: f32 = 1.0e-4;
 
+/// The most bone re-posings one solve of one chain runs (links × path × iterations):
+/// 2^22, about 40,000 times what a leg of 40 iterations needs; only a hostile chain of
+/// thousands of links reaches it, and runs fewer iterations.
+pub const IK_BUDGET: u64 = 1 << 22;
+
 /// The effector is at the goal: no iteration is needed.
 const REACHED: f32 = 1.0e-6;
 
@@ -49,6 +54,13 @@ impl Evaluator<'_> {
             return;
         };
         let target = self.world_t[goal];
+        self.build_path(chain);
+        self.solve_path(goal, chain, target);
+        self.clear_path();
+    }
+
+    /// [`solve_ik`](Self::solve_ik) once the path is built.
+    fn solve_path(&mut self, goal: usize, chain: &IkChain, target: Vec3) {
         let start = self.reset_chain(&chain.links, false, chain.effector, target);
         self.ik_distance[goal] = (start, start);
         if start.is_nan() || start <= REACHED {
@@ -97,14 +109,60 @@ impl Evaluator<'_> {
         (self.world_t[effector] - target).length()
     }
 
-    /// Composes the links' local transforms and re-poses their subtrees, top link first.
+    /// Composes the links' local transforms and re-poses the path to the effector (the
+    /// links off it, only themselves).
     fn repose(&mut self, links: &[IkLink]) {
         for link in links {
             self.compose_local(link.bone);
+            if self.path_pos[link.bone] == usize::MAX {
+                self.compose_world(link.bone);
+            }
         }
-        for link in links.iter().rev() {
-            self.refresh(link.bone);
+        for k in 0..self.path.len() {
+            self.compose_world(self.path[k]);
         }
+    }
+
+    /// Re-poses `bone` and, when it is on the path, the path below it to the effector.
+    fn repose_from(&mut self, bone: usize) {
+        let at = self.path_pos[bone];
+        if at == usize::MAX {
+            self.compose_world(bone);
+            return;
+        }
+        for k in at..self.path.len() {
+            self.compose_world(self.path[k]);
+        }
+    }
+
+    /// Fills the path: the effector's ancestors, from the highest link among them down to
+    /// the effector. Bounded by the tree's depth (the parents have no cycle).
+    fn build_path(&mut self, chain: &IkChain) {
+        let rig = self.rig;
+        self.path.clear();
+        let mut cur = Some(chain.effector);
+        while let Some(b) = cur {
+            // At most every bone once: `path` never outgrows its capacity.
+            if self.path.len() == rig.bones.len() {
+                break;
+            }
+            self.path.push(b);
+            cur = rig.bones[b].parent;
+        }
+        let is_link = |b: usize| chain.links.iter().any(|l| l.bone == b);
+        let top = (0..self.path.len()).rev().find(|&k| is_link(self.path[k]));
+        self.path.truncate(top.map_or(1, |k| k + 1));
+        self.path.reverse();
+        for k in 0..self.path.len() {
+            self.path_pos[self.path[k]] = k;
+        }
+    }
+
+    fn clear_path(&mut self) {
+        for k in 0..self.path.len() {
+            self.path_pos[self.path[k]] = usize::MAX;
+        }
+        self.path.clear();
     }
 
     /// CCD iterations from the current state, whose distance is `from`; leaves the chain
@@ -115,7 +173,11 @@ impl Evaluator<'_> {
         if best.is_nan() || best <= REACHED {
             return best;
         }
-        for iteration in 0..chain.loops {
+        // Work budget: a step re-poses at most the path, so an iteration costs at most
+        // links × path; a hostile chain gets fewer iterations (at least one).
+        let per_iteration = (chain.links.len() as u64).saturating_mul(self.path.len() as u64);
+        let loops = u64::from(chain.loops).min((IK_BUDGET / per_iteration.max(1)).max(1));
+        for iteration in 0..loops as u32 {
             for (k, link) in chain.links.iter().enumerate() {
                 if link.bone == chain.effector {
                     continue;
@@ -215,6 +277,6 @@ impl Evaluator<'_> {
         };
         self.ik_r[b] = unit(full * base.conjugate());
         self.compose_local(b);
-        self.refresh(b);
+        self.repose_from(b);
     }
 }

@@ -162,8 +162,11 @@
 //! ([`Rig::problems`]): parent cycles and out-of-range links are dropped, loop counts are
 //! capped, NaN limits and unit angles replaced, append cycles kept (each bone reads its
 //! source as it stands, so nothing recurses) and group cycles refused. Evaluation then
-//! runs a bounded number of steps (bones × subtree sizes, plus loops × links per chain)
-//! and never panics: a motion value or morph weight that is not finite counts as none,
+//! runs a bounded number of steps: one pass over the tree per solved IK chain (appends
+//! read local values only, so the world transforms are posed again once, when IK or the
+//! end needs them), and per chain at most [`IK_BUDGET`] bone re-posings (a CCD step
+//! re-poses only the path from its link to the effector; a chain of thousands of links
+//! runs fewer iterations, at least one). It never panics: a motion value or morph weight that is not finite counts as none,
 //! and every rotation stays a unit quaternion (so glam's debug assertions, which a
 //! dependency may switch on, never fire).
 //!
@@ -184,6 +187,7 @@ mod rig;
 pub use bake::{bake_ik, BakeReport, TooManyKeys, MAX_BAKED_KEYS};
 pub use bind::{BindReport, Binding, BoneSample};
 pub use eval::Evaluator;
+pub use ik::IK_BUDGET;
 pub use rig::{
     Append, BoneMorphOffset, IkChain, IkLink, MorphKind, Rig, RigBone, RigMorph, RigProblem,
     MAX_IK_LOOPS, PMD_KNEE_MAX, PMD_KNEE_MIN, PMD_UNIT_ANGLE_SCALE,

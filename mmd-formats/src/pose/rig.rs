@@ -265,13 +265,8 @@ impl fmt::Display for RigProblem {
 pub struct Rig {
     pub(crate) bones: Vec<RigBone>,
     pub(crate) morphs: Vec<RigMorph>,
-    /// Every bone once, parents before children, each subtree contiguous (depth first).
+    /// Every bone once, parents before children (depth first).
     pub(crate) preorder: Vec<usize>,
-    /// For each bone, the end (exclusive) of its subtree in `preorder`; it starts at the
-    /// bone's own position `slot[bone]`.
-    pub(crate) subtree_end: Vec<usize>,
-    /// Each bone's position in `preorder`.
-    pub(crate) slot: Vec<usize>,
     /// The deform order: the first pass, then the after-physics pass.
     pub(crate) deform: Vec<usize>,
     /// Group morphs ordered so that every group comes after each group driving it.
@@ -549,7 +544,7 @@ impl Rig {
             .collect();
         parent_problems.append(&mut problems);
         let mut problems = parent_problems;
-        // Depth-first preorder: every subtree is a contiguous run.
+        // Depth-first preorder: every parent before its children.
         let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (i, b) in bones.iter().enumerate() {
             if let Some(p) = b.parent {
@@ -557,22 +552,12 @@ impl Rig {
             }
         }
         let mut preorder = Vec::with_capacity(n);
-        let mut subtree_end = vec![0; n];
-        let mut slot = vec![0; n];
-        let mut stack: Vec<(usize, bool)> = Vec::new();
+        let mut stack: Vec<usize> = Vec::new();
         for root in (0..n).filter(|&i| bones[i].parent.is_none()) {
-            stack.push((root, false));
-            while let Some((b, done)) = stack.pop() {
-                if done {
-                    subtree_end[b] = preorder.len();
-                    continue;
-                }
-                slot[b] = preorder.len();
+            stack.push(root);
+            while let Some(b) = stack.pop() {
                 preorder.push(b);
-                stack.push((b, true));
-                for &c in children[b].iter().rev() {
-                    stack.push((c, false));
-                }
+                stack.extend(children[b].iter().rev());
             }
         }
         problems.extend(append_cycles(&bones));
@@ -593,8 +578,6 @@ impl Rig {
             bones,
             morphs,
             preorder,
-            subtree_end,
-            slot,
             deform,
             group_order,
             problems,

@@ -917,3 +917,34 @@ fn a_straight_knee_whose_goal_is_below_it_is_solved_from_half_bent() {
     // The ankle starts at the origin, 0.5 below the goal.
     assert!((start - 0.5).abs() < 1e-6 && end < 1e-3, "{start} {end}");
 }
+
+#[test]
+fn a_hostile_chain_of_thousands_of_links_ends() {
+    // 3,000 bones in a line, each 1 above its parent and appending half its parent's
+    // rotation, and an IK bone whose chain lists all but the last as links with a loop
+    // count of i32::MAX. A step re-poses at most the path to the effector (3,000 bones),
+    // an iteration 2,999 × 3,000 ≈ 9 × 10^6 > IK_BUDGET, so the chain runs one iteration.
+    let n = 3000;
+    let mut bones: Vec<Bone> = (0..n)
+        .map(|i| {
+            let b = bone(&format!("b{i}"), [0.0, i as f32, 0.0], i - 1);
+            if i == 0 {
+                b
+            } else {
+                appended(b, i - 1, 0.5, ROT_APPEND)
+            }
+        })
+        .collect();
+    let links = (0..n - 1).rev().map(|i| link(i, None)).collect();
+    bones.push(ik_bone("ik", [5.0, 5.0, 0.0], n - 1, i32::MAX, 0.1, links));
+    let rig = Rig::from_pmx(&model(bones));
+    let vmd = motion(vec![key("b0", 0, [0.0; 3], Quat::from_rotation_z(0.01))]);
+    let binding = Binding::vmd(&rig, &vmd);
+    let mut e = Evaluator::new(&rig);
+    e.evaluate(&binding, 0.0);
+    let (start, end) = e.ik_distance(n as usize).unwrap();
+    assert!(end <= start, "{start} {end}");
+    for i in 0..rig.bones().len() {
+        assert!(e.world_rotation(i).is_finite(), "bone {i}");
+    }
+}
