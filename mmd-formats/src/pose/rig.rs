@@ -600,6 +600,51 @@ impl Rig {
         &self.deform
     }
 
+    /// Replaces the deform order, to compare MMD's with another player's (three.js's
+    /// helper solves every IK, then every append: see [`Rig::three_js_order`]). `order`
+    /// must list every bone once; otherwise the rig is left as it is and `false` returned.
+    pub fn set_deform_order(&mut self, order: Vec<usize>) -> bool {
+        let mut seen = vec![false; self.bones.len()];
+        if order.len() != self.bones.len()
+            || !order
+                .iter()
+                .all(|&b| b < seen.len() && !std::mem::replace(&mut seen[b], true))
+        {
+            return false;
+        }
+        self.deform = order;
+        true
+    }
+
+    /// The fixed order of three.js's `MMDAnimationHelper` (seed 003): every IK bone by
+    /// index, then every append bone with each source before the bones appending from it
+    /// (by index otherwise), then the rest; layers and the after-physics flag are not
+    /// looked at.
+    pub fn three_js_order(&self) -> Vec<usize> {
+        let n = self.bones.len();
+        let mut order: Vec<usize> = (0..n).filter(|&i| self.bones[i].ik.is_some()).collect();
+        let mut placed: Vec<bool> = self.bones.iter().map(|b| b.ik.is_some()).collect();
+        let mut chain = Vec::new();
+        for start in (0..n).filter(|&i| self.bones[i].append.is_some()) {
+            // Place the sources first, walking up the append links (a cycle stops the walk).
+            chain.clear();
+            let mut cur = Some(start);
+            while let Some(b) = cur {
+                if placed[b] || chain.contains(&b) || self.bones[b].append.is_none() {
+                    break;
+                }
+                chain.push(b);
+                cur = self.bones[b].append.map(|a| a.source);
+            }
+            for &b in chain.iter().rev() {
+                placed[b] = true;
+                order.push(b);
+            }
+        }
+        order.extend((0..n).filter(|&i| !placed[i]));
+        order
+    }
+
     /// What was wrong in the model, and how each was repaired.
     pub fn problems(&self) -> &[RigProblem] {
         &self.problems

@@ -948,3 +948,27 @@ fn a_hostile_chain_of_thousands_of_links_ends() {
         assert!(e.world_rotation(i).is_finite(), "bone {i}");
     }
 }
+
+#[test]
+fn three_js_order_puts_every_ik_first_then_appends_sources_first() {
+    // 0: plain; 1: appends 3; 2: IK; 3: appends 4; 4: plain, layer 5 (ignored by three.js).
+    let mut plain = bone("p4", [0.0; 3], -1);
+    plain.layer = 5;
+    let pmx = model(vec![
+        bone("p0", [0.0; 3], -1),
+        appended(bone("a1", [0.0; 3], -1), 3, 1.0, ROT_APPEND),
+        ik_bone("ik", [0.0; 3], 0, 1, 1.0, vec![]),
+        appended(bone("a3", [0.0; 3], -1), 4, 1.0, ROT_APPEND),
+        plain,
+    ]);
+    let mut rig = Rig::from_pmx(&pmx);
+    // IK 2; then 3 (the source of 1) before 1; then the rest by index: 0, 4.
+    let order = rig.three_js_order();
+    assert_eq!(order, [2, 3, 1, 0, 4]);
+    assert!(rig.set_deform_order(order));
+    assert_eq!(rig.deform_order(), [2, 3, 1, 0, 4]);
+    // Not every bone once: refused, unchanged.
+    assert!(!rig.set_deform_order(vec![0, 0, 1, 2, 3]));
+    assert!(!rig.set_deform_order(vec![0, 1, 2, 3, 9]));
+    assert_eq!(rig.deform_order(), [2, 3, 1, 0, 4]);
+}

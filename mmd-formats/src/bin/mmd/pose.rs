@@ -64,8 +64,10 @@ pub struct PoseArgs {
     pub model: PathBuf,
     /// The motion (VMD), a pose (VPD), or - for the bind pose.
     pub motion: PathBuf,
-    /// A frame to evaluate (30 a second, fractions allowed). Repeatable; at least one.
-    #[arg(long, required = true, value_name = "F", value_parser = parse_frame)]
+    /// A frame to evaluate (30 a second, fractions allowed; before the first key every
+    /// track holds its first key). Repeatable; at least one.
+    #[arg(long, required = true, value_name = "F", allow_negative_numbers = true,
+          value_parser = parse_frame)]
     pub frame: Vec<f64>,
     /// Print only the bones of this name. Repeatable.
     #[arg(long, value_name = "NAME")]
