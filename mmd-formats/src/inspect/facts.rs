@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::Format;
+use super::{escape_text, Format};
 use crate::error::Result;
 use crate::index::IndexKind;
 use crate::pmd::Pmd;
@@ -21,9 +21,12 @@ pub enum InfoValue {
     MaybeCount(Option<u64>),
     /// A decimal number.
     Number(f64),
-    /// A piece of text.
+    /// A piece of text from the file (a name), printed escaped ([`escape_text`]).
     Text(String),
-    /// A list of names.
+    /// Text already made printable (the bytes of a signature: printable ASCII, `\0`,
+    /// `\\` and `\xNN`), printed as it is.
+    Printable(String),
+    /// A list of names, each printed escaped ([`escape_text`]).
     List(Vec<String>),
     /// Named values, in a fixed order (the six PMX index widths, by kind).
     Fields(Vec<(String, InfoValue)>),
@@ -40,8 +43,16 @@ impl fmt::Display for InfoValue {
             InfoValue::MaybeCount(Some(n)) => write!(f, "{n}"),
             InfoValue::MaybeCount(None) => f.write_str("absent"),
             InfoValue::Number(x) => write!(f, "{x}"),
-            InfoValue::Text(s) => f.write_str(s),
-            InfoValue::List(v) => write!(f, "{} ({})", v.len(), v.join(", ")),
+            InfoValue::Text(s) => f.write_str(&escape_text(s)),
+            InfoValue::Printable(s) => f.write_str(s),
+            InfoValue::List(v) => {
+                write!(f, "{} (", v.len())?;
+                for (i, name) in v.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { ", " };
+                    write!(f, "{sep}{}", escape_text(name))?;
+                }
+                f.write_str(")")
+            }
             InfoValue::Fields(fields) => {
                 for (i, (name, value)) in fields.iter().enumerate() {
                     let sep = if i == 0 { "" } else { ", " };
@@ -161,7 +172,10 @@ pub(super) fn vmd_facts(motion: &Vmd) -> Vec<Fact> {
             "version",
             MaybeCount(s.version.map(|v| u64::from(v.number()))),
         ),
-        ("signature", Text(escaped(&header.signature))),
+        (
+            "signature",
+            InfoValue::Printable(escaped(&header.signature)),
+        ),
         ("standard_signature", Flag(header.has_standard_signature())),
         ("model_name", Text(s.model_name)),
         ("kind", Text(s.kind.name().to_owned())),
@@ -217,5 +231,17 @@ mod tests {
         assert_eq!(InfoValue::Range(Some((0, 110))).to_string(), "0..=110");
         assert_eq!(InfoValue::Range(None).to_string(), "none");
         assert_eq!(InfoValue::Flag(false).to_string(), "no");
+    }
+
+    /// Issue 25 item 9: a name cannot print a line of its own or a control character; a
+    /// signature, already printable, is not escaped twice.
+    #[test]
+    fn text_from_the_file_is_escaped_signatures_are_not_escaped_twice() {
+        let name = InfoValue::Text("m\nformat: VMD\u{1b}[31m\u{7}\r".into());
+        assert_eq!(name.to_string(), "m\\nformat: VMD\\u{1b}[31m\\u{7}\\r");
+        let names = InfoValue::List(vec!["a\n".into(), "右腕".into()]);
+        assert_eq!(names.to_string(), "2 (a\\n, 右腕)");
+        let signature = InfoValue::Printable(escaped(b"Vocaloid\0"));
+        assert_eq!(signature.to_string(), "Vocaloid\\0");
     }
 }

@@ -35,10 +35,40 @@ pub use facts::{Info, InfoValue};
 pub use format::{Format, UnknownFormat};
 pub use read::Inspect;
 
+use std::borrow::Cow;
+
 use crate::error::Result;
 use crate::walk::Value;
 use diff::Difference;
 use spans::{Explanation, Spans};
+
+/// Text a file contributes (a name, a comment, a file name), made safe to print on a
+/// line of text output: escaped as `mmd dump` escapes text (Rust's `{:?}` form: `\n`,
+/// `\r`, `\t`, `\0`, `\u{1b}` for ESC and any other control or non-printing
+/// character, `\\` for a backslash, `\"` for a double quote), without the surrounding
+/// quotes. A newline in a model name can then not start a line of its own (a forged
+/// `format:` line), and no escape sequence reaches a terminal. Text with nothing to
+/// escape is borrowed as it is.
+///
+/// ```
+/// use mmd_formats::inspect::escape_text;
+/// assert_eq!(escape_text("初音ミク"), "初音ミク");
+/// assert_eq!(escape_text("a\nformat: VMD"), "a\\nformat: VMD");
+/// assert_eq!(escape_text("\u{1b}[2J\u{7}\r"), "\\u{1b}[2J\\u{7}\\r");
+/// assert_eq!(escape_text("C:\\x"), "C:\\\\x");
+/// ```
+pub fn escape_text(text: &str) -> Cow<'_, str> {
+    let quoted = format!("{text:?}");
+    // `{:?}` adds the two quotes and changes nothing else when nothing needs escaping.
+    if quoted.len() == text.len() + 2 {
+        return Cow::Borrowed(text);
+    }
+    let inner = quoted
+        .strip_prefix('"')
+        .and_then(|q| q.strip_suffix('"'))
+        .unwrap_or(&quoted);
+    Cow::Owned(inner.to_owned())
+}
 
 /// Reads `bytes` as `format` and collects what `mmd info` shows: version and counts per
 /// section; for VMD also the kind, frame range, duration at 30 fps, distinct bone and morph

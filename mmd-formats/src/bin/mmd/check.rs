@@ -211,8 +211,10 @@ impl FileReport {
 
     /// The line `mmd check` prints for this file.
     pub fn line(&self) -> String {
-        let path = &self.path;
-        let error = self.error.as_deref().unwrap_or("");
+        // Names found by the walk and errors quoting a file are printed escaped (issue 25
+        // item 9); --json carries them as they are.
+        let path = &*crate::shown::text(&self.path);
+        let error = &*crate::shown::line(self.error.as_deref().unwrap_or(""));
         match (self.status, self.format) {
             (Status::Ok, format) => format!("ok      {path} ({})", format.unwrap_or("?")),
             // As every command says it (`input::read_error`); --json has `truncated`.
@@ -222,7 +224,7 @@ impl FileReport {
             (Status::Failed, Some(format)) => format!("FAILED  {path} ({format}): {error}"),
             (Status::Failed, None) => format!("FAILED  {path}: {error}"),
             (Status::Unsupported, _) => match &self.error {
-                Some(why) => format!("unsupported {path}: {why}"),
+                Some(_) => format!("unsupported {path}: {error}"),
                 None => format!("unsupported {path}"),
             },
         }

@@ -95,7 +95,11 @@ impl From<serde_json::Error> for Stop {
 /// ...`): something unusual that the command still did as asked. A warning never changes
 /// the exit status, and a stderr that cannot be written loses it silently.
 pub fn warn(command: &str, message: &str) {
-    let _ = writeln!(io::stderr(), "{command}: warning: {message}");
+    let _ = writeln!(
+        io::stderr(),
+        "{command}: warning: {}",
+        crate::shown::line(message)
+    );
 }
 
 /// What a command gives back: the status it ends with, or why it stopped.

@@ -50,7 +50,7 @@ fn to_json(v: &InfoValue) -> Value {
         InfoValue::Count(n) => json!(n),
         InfoValue::MaybeCount(n) => json!(n),
         InfoValue::Number(x) => json!(x),
-        InfoValue::Text(s) => json!(s),
+        InfoValue::Text(s) | InfoValue::Printable(s) => json!(s),
         InfoValue::List(l) => json!(l),
         InfoValue::Fields(fields) => Value::Object(
             fields
@@ -84,7 +84,7 @@ pub fn run(args: &InfoArgs, out: &mut dyn Write) -> Outcome {
         }
         writeln!(out, "{}", Value::Object(obj))?;
     } else {
-        writeln!(out, "file: {shown}")?;
+        writeln!(out, "file: {}", crate::shown::path(path))?;
         writeln!(out, "format: {}", file.format.name())?;
         writeln!(out, "size: {}", file.bytes.len())?;
         for (k, v) in &info.facts {

@@ -301,7 +301,7 @@ impl Report<'_> {
                 Ok(found) => {
                     if several && !found.is_empty() {
                         let format = c.format.map_or("?", |f| f.name());
-                        writeln!(out, "{shown} ({format}):")?;
+                        writeln!(out, "{} ({format}):", crate::shown::path(&c.path))?;
                     }
                     for f in found {
                         writeln!(
@@ -314,7 +314,11 @@ impl Report<'_> {
                         )?;
                     }
                 }
-                Err(p) => writeln!(out, "{}", p.message(&shown.to_string()))?,
+                Err(p) => writeln!(
+                    out,
+                    "{}",
+                    crate::shown::line(&p.message(&shown.to_string()))
+                )?,
             }
         }
         let mut line = format!(

@@ -36,6 +36,7 @@ mod parallel;
 mod pmx;
 mod pose;
 mod progress;
+mod shown;
 mod vmd;
 mod walk;
 
@@ -159,7 +160,7 @@ fn finish(name: &str, outcome: Outcome) -> Exit {
     match outcome {
         Ok(exit) => exit,
         Err(Stop::Fail(exit, message)) => {
-            let _ = writeln!(io::stderr(), "{name}: {message}");
+            let _ = writeln!(io::stderr(), "{name}: {}", shown::message(&message));
             exit
         }
         Err(Stop::Output(e)) => {

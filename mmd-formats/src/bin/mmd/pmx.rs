@@ -20,6 +20,7 @@ use serde_json::{json, Value};
 use crate::exit::{self, Exit, Outcome, Stop};
 use crate::input::{self, Problem};
 use crate::output::{self, Destination};
+use crate::shown;
 
 /// Exit codes of `mmd pmx recolor` and `mmd pmx rename`, as shown in `--help`.
 pub const EDIT_EXIT_CODES: &str = "\
@@ -459,7 +460,7 @@ fn run_edit(
         writeln!(out, "{doc}")?;
     } else {
         for c in &changes {
-            writeln!(out, "{}", c.line())?;
+            writeln!(out, "{}", shown::line(&c.line()))?;
         }
         for w in &warnings {
             exit::warn(&format!("mmd pmx {cmd}"), w);
@@ -474,7 +475,7 @@ fn run_edit(
             Some(t) => writeln!(
                 out,
                 "wrote {} ({} bytes, {detail})",
-                t.display(),
+                shown::path(t),
                 after.len()
             )?,
             None => writeln!(
@@ -542,7 +543,7 @@ fn bones(args: &BonesArgs, out: &mut dyn Write) -> Outcome {
         writeln!(out, "{doc}")?;
         return Ok(Exit::Done);
     }
-    writeln!(out, "file: {}", args.input.display())?;
+    writeln!(out, "file: {}", shown::path(&args.input))?;
     writeln!(
         out,
         "bones: {} ({} driven by physics)",
@@ -568,7 +569,7 @@ fn bones(args: &BonesArgs, out: &mut dyn Write) -> Outcome {
             deform_rank.get(i).copied().unwrap_or(0),
             if physics.contains(i) { "physics" } else { "-" },
             xyz,
-            b.name
+            shown::text(&b.name.to_string())
         )?;
     }
     for w in &warnings {

@@ -43,7 +43,13 @@ pub fn mirror(a: &MirrorArgs, out: &mut dyn Write) -> Outcome {
             "dropped": counts_json(&BlockCounts::default()),
         });
         let mut lines = vec![format!("changed: {}", keys(&r.changed))];
-        let show = |p: &(String, String)| format!("{} -> {}", p.0, p.1);
+        let show = |p: &(String, String)| {
+            format!(
+                "{} -> {}",
+                crate::shown::text(&p.0),
+                crate::shown::text(&p.1)
+            )
+        };
         for (what, pairs) in [
             ("bone", &r.bone_names),
             ("IK", &r.ik_names),
@@ -258,7 +264,7 @@ pub fn fill(a: &FillArgs, out: &mut dyn Write) -> Outcome {
             "changed": counts_json(&BlockCounts { bone: r.added.len(), ..BlockCounts::default() }),
             "dropped": counts_json(&BlockCounts::default()),
         });
-        let show = |k: &FilledKey| format!("{} at {}", k.name, k.frame);
+        let show = |k: &FilledKey| format!("{} at {}", crate::shown::text(&k.name), k.frame);
         let lines = vec![
             format!("frames: {} and {}, {} bones named", r.start, r.end, r.bones),
             format!(

@@ -304,8 +304,8 @@ fn edit(
         }
         writeln!(out, "{report}")?;
     } else {
-        let from: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
-        match &shown {
+        let from: Vec<String> = inputs.iter().map(|p| crate::shown::path(p)).collect();
+        match shown.as_deref().map(crate::shown::text) {
             Some(d) => writeln!(out, "{tool}: {} -> {d} ({size} bytes)", from.join(" + "))?,
             None => writeln!(
                 out,
@@ -319,8 +319,9 @@ fn edit(
                 from.first().map_or("the input", String::as_str)
             ));
         }
+        // Lines name tracks from the files: escaped (issue 25 item 9).
         for line in lines {
-            writeln!(out, "{line}")?;
+            writeln!(out, "{}", crate::shown::line(&line))?;
         }
     }
     Ok(Exit::Done)
@@ -350,7 +351,7 @@ fn track(block: Block, name: &str) -> String {
     if name.is_empty() {
         block.to_string()
     } else {
-        format!("{block} {name}")
+        format!("{block} {}", crate::shown::text(name))
     }
 }
 

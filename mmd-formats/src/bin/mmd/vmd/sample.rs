@@ -97,7 +97,7 @@ pub fn sample(a: &SampleArgs, out: &mut dyn Write) -> Outcome {
         }
         writeln!(out, "{obj}")?;
     } else {
-        writeln!(out, "track: {track}")?;
+        writeln!(out, "track: {}", crate::shown::text(&track))?;
         writeln!(out, "frame: {f}")?;
         writeln!(out, "coordinates: {coordinates}")?;
         if let Value::Object(v) = value {
