@@ -52,10 +52,64 @@ pub fn read(path: &Path) -> Result<Vec<u8>> {
 /// untouched.
 ///
 /// When `path` is a symbolic link, the file it points to is replaced and the link is kept.
-/// A file that is replaced keeps its permissions (a new file gets the usual ones).
+/// A file that is replaced keeps its permissions, and its owner and group when the process
+/// may give them (a new file gets the usual ones). The temporary file is created with
+/// those permissions, never wider (on Unix), so no one may read it who may not read the
+/// file it replaces.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_with(path, bytes, &mut |_| Ok(()))
+}
+
+/// A step of [`write_atomic_with`], given to its `watch`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Step<'a> {
+    /// The temporary file now exists, at this path (empty: nothing is written yet). A
+    /// caller that removes it on a signal records it here.
+    Created(&'a Path),
+    /// The temporary file holds the bytes and is synced; the rename over the target comes
+    /// next. An error from `watch` here (the target changed since it was read, say) stops
+    /// the write and leaves the target as it is.
+    Renaming,
+    /// The temporary file is gone: renamed over the target, or removed after a failure.
+    /// An error from `watch` here is ignored.
+    Gone,
+}
+
+/// [`write_atomic`], telling `watch` each [`Step`]: where the temporary file is, and the
+/// moment before it replaces the target (an error from `watch` at [`Step::Created`] or
+/// [`Step::Renaming`] removes the temporary file and is returned).
+///
+/// ```
+/// use mmd_formats::file::{write_atomic_with, Step};
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let dir = std::env::temp_dir().join(format!("mmd-doc-atomic-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let target = dir.join("out.bin");
+/// let mut steps = Vec::new();
+/// write_atomic_with(&target, b"new", &mut |step| {
+///     steps.push(matches!(step, Step::Created(_)));
+///     Ok(())
+/// })?;
+/// assert_eq!(steps, [true, false, false]);
+/// // Refused at the last moment: the target keeps its bytes.
+/// let refused = write_atomic_with(&target, b"other", &mut |step| match step {
+///     Step::Renaming => Err(std::io::Error::other("the input changed")),
+///     _ => Ok(()),
+/// });
+/// assert!(refused.is_err());
+/// assert_eq!(std::fs::read(&target)?, b"new");
+/// assert_eq!(std::fs::read_dir(&dir)?.count(), 1, "no temporary file is left");
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok(()) }
+/// ```
+pub fn write_atomic_with(
+    path: &Path,
+    bytes: &[u8],
+    watch: &mut dyn FnMut(Step<'_>) -> io::Result<()>,
+) -> Result<()> {
     let target = follow_links(path).map_err(|e| io_error("write", path, e))?;
-    replace(&target, bytes).map_err(|e| io_error("write", path, e))
+    replace(&target, bytes, watch).map_err(|e| io_error("write", path, e))
 }
 
 /// The file a path names once every symbolic link on its last component is followed (the
@@ -82,7 +136,11 @@ fn follow_links(path: &Path) -> io::Result<PathBuf> {
 }
 
 /// Replaces the file `target` (not a link) with `bytes` through a temporary file beside it.
-fn replace(target: &Path, bytes: &[u8]) -> io::Result<()> {
+fn replace(
+    target: &Path,
+    bytes: &[u8],
+    watch: &mut dyn FnMut(Step<'_>) -> io::Result<()>,
+) -> io::Result<()> {
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -90,28 +148,54 @@ fn replace(target: &Path, bytes: &[u8]) -> io::Result<()> {
     let name = target
         .file_name()
         .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
-    let permissions = fs::metadata(target)
-        .ok()
-        .filter(fs::Metadata::is_file)
-        .map(|m| m.permissions());
-    let (tmp, mut file) = create_temporary(&dir, &name)?;
+    let old = fs::metadata(target).ok().filter(fs::Metadata::is_file);
+    let (tmp, mut file) = create_temporary(&dir, &name, old.as_ref())?;
     let result = (|| {
+        watch(Step::Created(&tmp))?;
+        if let Some(old) = &old {
+            keep_owner(&file, old);
+        }
         file.write_all(bytes)?;
-        if let Some(p) = permissions {
-            file.set_permissions(p)?;
+        if let Some(old) = &old {
+            // After the owner: a change of owner may clear the set-user-ID bits.
+            file.set_permissions(old.permissions())?;
         }
         file.sync_all()?;
         drop(file);
+        watch(Step::Renaming)?;
         fs::rename(&tmp, target)
     })();
     if result.is_err() {
         let _ = fs::remove_file(&tmp);
     }
+    let _ = watch(Step::Gone);
     result
 }
 
-/// A new, empty file `.<name>.<pid>.<n>.tmp` in `dir`, never one that exists already.
-fn create_temporary(dir: &Path, name: &str) -> io::Result<(PathBuf, fs::File)> {
+/// Gives `file` the owner and group of `old` where the process may (root may give any;
+/// others may keep the group when they belong to it); otherwise it keeps the process's.
+fn keep_owner(file: &fs::File, old: &fs::Metadata) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid())).is_err() {
+            let _ = std::os::unix::fs::fchown(file, None, Some(old.gid()));
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, old);
+    }
+}
+
+/// A new, empty file `.<name>.<pid>.<n>.tmp` in `dir`, never one that exists already. On
+/// Unix it is created with the permissions of `old` (the file it will replace), or the
+/// usual ones for a new file, so it is never readable by more than its target.
+fn create_temporary(
+    dir: &Path,
+    name: &str,
+    old: Option<&fs::Metadata>,
+) -> io::Result<(PathBuf, fs::File)> {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
@@ -122,11 +206,19 @@ fn create_temporary(dir: &Path, name: &str) -> io::Result<(PathBuf, fs::File)> {
             std::process::id(),
             nanos.wrapping_add(attempt)
         ));
-        match fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
+        let mut options = fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
         {
+            use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+            // The umask narrows it further; never wider than the file it replaces (0666,
+            // the usual mode of a new file, when there is none).
+            let mode = old.map_or(0o666, |m| m.permissions().mode() & 0o777);
+            options.mode(mode);
+        }
+        #[cfg(not(unix))]
+        let _ = old;
+        match options.open(&tmp) {
             Ok(file) => return Ok((tmp, file)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => {
                 attempt += 1;
@@ -224,6 +316,62 @@ mod tests {
         fn drop(&mut self) {
             let _ = fs::remove_dir_all(&self.0);
         }
+    }
+
+    /// Issue 25 item 8: the temporary file is created with the mode of the file it
+    /// replaces (0600 here), not 0666 narrowed later, so it is never readable by others
+    /// while it fills; the replaced file keeps that mode.
+    #[cfg(unix)]
+    #[test]
+    fn the_temporary_file_is_created_with_the_targets_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = TempDir::new("mode");
+        let target = dir.0.join("private.vmd");
+        fs::write(&target, b"old").unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o600)).unwrap();
+        let mut seen = None;
+        write_atomic_with(&target, b"new", &mut |step| {
+            if let Step::Created(tmp) = step {
+                seen = Some(fs::metadata(tmp)?.permissions().mode() & 0o777);
+            }
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, Some(0o600), "the temporary file's mode when created");
+        let mode = fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "the replaced file's mode");
+        assert_eq!(fs::read(&target).unwrap(), b"new");
+    }
+
+    /// A refusal at [`Step::Renaming`] leaves the target and no temporary file.
+    #[test]
+    fn a_refusal_before_the_rename_keeps_the_target() {
+        let dir = TempDir::new("refused");
+        let target = dir.0.join("t.bin");
+        fs::write(&target, b"old").unwrap();
+        let mut steps = Vec::new();
+        let err = write_atomic_with(&target, b"new", &mut |step| {
+            steps.push(
+                format!("{step:?}")
+                    .split('(')
+                    .next()
+                    .unwrap_or("")
+                    .to_owned(),
+            );
+            match step {
+                Step::Renaming => Err(io::Error::other("changed")),
+                _ => Ok(()),
+            }
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("changed"), "{err}");
+        assert_eq!(steps, ["Created", "Renaming", "Gone"]);
+        assert_eq!(fs::read(&target).unwrap(), b"old");
+        assert_eq!(
+            fs::read_dir(&dir.0).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
     }
 
     #[test]

@@ -160,7 +160,7 @@ pub fn run(args: &BuildArgs, out: &mut dyn Write) -> Outcome {
             )))
         }
     };
-    output::write(&target, &bytes)?;
+    output::write(&target, &bytes, None)?;
     writeln!(
         out,
         "wrote {} ({}, {} bytes)",

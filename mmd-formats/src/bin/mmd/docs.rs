@@ -107,7 +107,7 @@ pub fn man(args: &ManArgs, cli: Command, out: &mut dyn Write) -> Outcome {
     };
     for (name, roff) in &pages {
         let path = Path::new(dir).join(name);
-        output::write(&path, roff)?;
+        output::write(&path, roff, None)?;
         writeln!(out, "wrote {}", path.display())?;
     }
     Ok(Exit::Done)

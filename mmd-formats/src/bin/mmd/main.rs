@@ -37,6 +37,7 @@ mod pmx;
 mod pose;
 mod progress;
 mod shown;
+mod signals;
 mod vmd;
 mod walk;
 
@@ -51,7 +52,17 @@ Exit codes: (each command's --help has its own)
   2  usage error, unreadable path, a file in no supported format or not in the one the
      command takes, an output that cannot be written; for diff: any trouble
 A closed output (`mmd dump big.pmx | head`) ends a command quietly, with the status of
-what it had found (diff: 1 when the files differ).";
+what it had found (diff: 1 when the files differ).
+Inputs: a regular file, or - for standard input (at most 1 GiB); a device, a FIFO, a
+socket or a directory is refused (exit 2) before it is opened.
+Outputs: a regular file is replaced atomically through a temporary file beside it,
+created with the file's permissions and owner, and removed on SIGINT, SIGTERM or SIGHUP;
+a character device or a FIFO (-o /dev/stdout) is written into, never replaced; a FIFO no
+one reads, a directory or a socket is refused (exit 2).
+--in-place locks its input from the read to the rename: a second mmd edit of the file
+waits and edits the first's result, and a change by any other program meanwhile is
+refused (exit 2, nothing written).
+Text from files (names, file names) is printed escaped as dump escapes it: \\n, \\u{1b}.";
 
 /// The long description of `mmd`, the first section of its manual page.
 const LONG_ABOUT: &str = "\

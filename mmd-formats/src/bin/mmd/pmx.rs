@@ -413,6 +413,12 @@ fn run_edit(
 ) -> Outcome {
     let shown = input.display();
     let target = destination.target(&[input])?;
+    // Held from before the read until the rename: no concurrent edit is lost.
+    let held = if destination.in_place && target.is_some() {
+        Some(output::Held::take(input)?)
+    } else {
+        None
+    };
     let (before, mut pmx) = input::open_as::<Pmx>(input, Format::Pmx)?;
     let changes = input::guarded(Format::Pmx, || Ok(edit(&mut pmx)))
         .map_err(|p| p.at(input))?
@@ -435,7 +441,7 @@ fn run_edit(
         )));
     }
     if let Some(target) = &target {
-        output::write(target, &after)?;
+        output::write(target, &after, held.as_ref())?;
     }
     let changed_bytes = if before.len() == after.len() {
         Some(before.iter().zip(&after).filter(|(a, b)| a != b).count())

@@ -255,12 +255,12 @@ fn load(path: &Path) -> Outcome<Motion> {
 }
 
 /// Encodes the result and writes it to `dest` (nothing for a dry run); its bytes.
-fn save(vmd: &Vmd, dest: Option<&Path>) -> Outcome<Vec<u8>> {
+fn save(vmd: &Vmd, dest: Option<&Path>, held: Option<&output::Held>) -> Outcome<Vec<u8>> {
     let bytes = vmd
         .to_bytes()
         .map_err(|e| Stop::failed(format!("the result cannot be written: {e}")))?;
     if let Some(dest) = dest {
-        output::write(dest, &bytes)?;
+        output::write(dest, &bytes, held)?;
     }
     Ok(bytes)
 }
@@ -281,9 +281,15 @@ fn edit(
 ) -> Outcome {
     let dest = o.destination.target(inputs)?;
     let first = inputs.first().ok_or_else(|| Stop::trouble("no input"))?;
+    // Held from before the read until the rename: no concurrent edit is lost.
+    let held = if o.destination.in_place && dest.is_some() {
+        Some(output::Held::take(first)?)
+    } else {
+        None
+    };
     let Motion { bytes: input, vmd } = load(first)?;
     let (vmd, mut report, mut lines) = work(vmd)?;
-    let bytes = save(&vmd, dest.as_deref())?;
+    let bytes = save(&vmd, dest.as_deref(), held.as_ref())?;
     let size = bytes.len();
     let unchanged = bytes == input;
     let shown = dest.as_ref().map(|d| d.display().to_string());
