@@ -109,7 +109,7 @@ pub fn write(target: &Path, bytes: &[u8], held: Option<&Held>) -> Outcome<()> {
     }
 }
 
-/// Writes `bytes` into `target`, which is not a regular file but `kind` (see [`write`]).
+/// Writes `bytes` into `target`, which is not a regular file but `kind` (see [`write()`]).
 fn write_into(target: &Path, kind: &str, bytes: &[u8]) -> Outcome<()> {
     use std::io::Write;
     let shown = crate::shown::path(target);
