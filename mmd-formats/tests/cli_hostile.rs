@@ -459,3 +459,74 @@ fn the_help_says_what_happens_with_devices_pipes_edits_and_signals() {
         );
     }
 }
+
+/// Issue 25 item 10: `mmd man --help` and `mmd completions --help` each carry their own
+/// exit codes (a page that cannot be written is man's; an unknown shell is completions').
+#[test]
+fn man_and_completions_have_their_own_exit_codes() {
+    let man = cli_common::stdout(&mmd(&["man", "--help"]));
+    let completions = cli_common::stdout(&mmd(&["completions", "--help"]));
+    assert!(man.contains("a page that cannot be written"), "{man}");
+    assert!(!man.contains("unknown shell"), "{man}");
+    assert!(completions.contains("an unknown shell"), "{completions}");
+    assert!(!completions.contains("page"), "{completions}");
+}
+
+/// Issue 25 item 10: an error quoting a number cuts it after 40 characters (a number of
+/// 100,000 digits made a message of 100,000 bytes).
+#[test]
+fn an_error_quotes_at_most_40_characters_of_a_number() {
+    let dir = TempDir::new("hostile-long-number");
+    let vmd = dir.write("m.vmd", &sample("vmd"));
+    let text = cli_common::stdout(&mmd(&["dump", "--json", s(&vmd)]));
+    let at = text.find("\"frame\":").expect("a VMD sample with a key") + "\"frame\":".len();
+    let rest = text[at..].trim_start();
+    let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap();
+    let json = format!("{}{}{}", &text[..at], "9".repeat(100_000), &rest[digits..]);
+    let path = dir.write("long.json", json.as_bytes());
+    let o = mmd(&[
+        "build",
+        "--format",
+        "vmd",
+        s(&path),
+        "-o",
+        s(&dir.file("o.vmd")),
+    ]);
+    assert_eq!(code(&o), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    let want = format!("found the number {}… (100000 characters)", "9".repeat(40));
+    assert!(err.contains(&want), "expected {want:?} in {err}");
+    assert!(err.len() < 400, "a message of {} bytes", err.len());
+}
+
+/// Issue 25 item 10: a VPD `source` holding a character Shift_JIS lacks names where it is
+/// (line, column, character index) and quotes at most 40 characters of it, not the whole
+/// source.
+#[test]
+fn a_source_character_shift_jis_lacks_is_placed_and_cut() {
+    let dir = TempDir::new("hostile-vpd-source");
+    let vpd = dir.write("p.vpd", &sample("vpd"));
+    let mut doc = cli_common::json(&mmd(&["dump", "--json", s(&vpd)]));
+    let source = doc["source"].as_str().expect("a VPD source").to_owned();
+    let first_line = source.split('\n').next().unwrap().chars().count();
+    // The emoji opens line 2: column 1, character first_line + 1 (after the line feed).
+    doc["source"] = source.replacen('\n', "\n😀", 1).into();
+    let path = dir.write("p.json", doc.to_string().as_bytes());
+    let o = mmd(&[
+        "build",
+        "--format",
+        "vpd",
+        s(&path),
+        "-o",
+        s(&dir.file("o.vpd")),
+    ]);
+    assert_eq!(code(&o), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    let want = format!(
+        "$.source: expected text Shift_JIS can encode, found '😀' (U+1F600) at line 2, \
+         column 1 (character {})",
+        first_line + 1
+    );
+    assert!(err.contains(&want), "expected {want:?} in {err}");
+    assert!(err.len() < 300, "a message of {} bytes: {err}", err.len());
+}

@@ -68,7 +68,8 @@ pub(crate) fn integer(json: &Json<'_>, ty: &str, min: i128, max: i128) -> Result
             "{v} does not fit {ty} ({min} to {max})"
         ))),
         None => Err(JsonError::new(format!(
-            "expected an integer ({ty}), found the number {n}"
+            "expected an integer ({ty}), found the number {}",
+            n.shown()
         ))),
     }
 }

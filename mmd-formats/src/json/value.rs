@@ -83,13 +83,28 @@ impl std::fmt::Display for Number<'_> {
     }
 }
 
+impl Number<'_> {
+    /// The number as a message quotes it: its text cut after 40 characters (`…` and the
+    /// length follow), so a number of a million digits does not make a message of a
+    /// million bytes.
+    pub fn shown(&self) -> String {
+        let text = self.to_string();
+        let count = text.chars().count();
+        if count <= 40 {
+            return text;
+        }
+        let head: String = text.chars().take(40).collect();
+        format!("{head}… ({count} characters)")
+    }
+}
+
 impl<'a> Json<'a> {
     /// What the value is, for messages: `null`, `a string`, `the number 1.5`.
     pub fn describe(&self) -> String {
         match self {
             Json::Null => "null".into(),
             Json::Bool(b) => format!("`{b}`"),
-            Json::Number(n) => format!("the number {n}"),
+            Json::Number(n) => format!("the number {}", n.shown()),
             Json::String(s) => {
                 let mut shown: String = s.chars().take(40).collect();
                 if shown.len() < s.len() {

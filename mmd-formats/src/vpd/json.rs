@@ -58,15 +58,42 @@ impl Vpd {
     }
 }
 
+/// The message for text holding a character Shift_JIS lacks: which character, where (its
+/// line, column and character index), and at most 40 characters of the text around it
+/// (a `source` may be megabytes long).
+fn lacking(s: &str) -> String {
+    let lacks = |c: char| {
+        let mut buf = [0u8; 4];
+        encoding_rs::SHIFT_JIS.encode(c.encode_utf8(&mut buf)).2
+    };
+    let Some((index, c)) = s.chars().enumerate().find(|&(_, c)| lacks(c)) else {
+        return "the text has a character Shift_JIS lacks".to_owned();
+    };
+    let before: Vec<char> = s.chars().take(index).collect();
+    let line = 1 + before.iter().filter(|&&b| b == '\n').count();
+    let column = 1 + before.iter().rev().take_while(|&&b| b != '\n').count();
+    let start = index.saturating_sub(20);
+    let mut shown: String = s.chars().skip(start).take(40).collect();
+    if start > 0 {
+        shown.insert(0, '…');
+    }
+    if s.chars().nth(start + 40).is_some() {
+        shown.push('…');
+    }
+    format!(
+        "expected text Shift_JIS can encode, found {c:?} (U+{:04X}) at line {line}, column \
+         {column} (character {index}): {shown:?}",
+        u32::from(c)
+    )
+}
+
 /// Shift_JIS text given in JSON (the [text rule](crate::json)): a string is encoded; an
 /// object keeps `raw` unless `text` differs from what it decodes to.
 fn sjis_text(json: &Json<'_>) -> Result<Vec<u8>, JsonError> {
     let encode = |s: &str| -> Result<Vec<u8>, JsonError> {
         let (bytes, _, unmappable) = encoding_rs::SHIFT_JIS.encode(s);
         if unmappable {
-            return Err(JsonError::new(format!(
-                "{s:?} has a character Shift_JIS lacks"
-            )));
+            return Err(JsonError::new(lacking(s)));
         }
         Ok(bytes.into_owned())
     };

@@ -39,9 +39,13 @@ for your user:
 
 The pages say what --help says: they are made from the same definitions.";
 
-/// The exit codes of `mmd completions` and `mmd man`.
-pub const EXIT_CODES: &str = "Exit codes: 0 = written; 2 = usage error (an unknown shell), \
-or a page that cannot be written (the folder does not exist, no permission).";
+/// The exit codes of `mmd completions`.
+pub const COMPLETIONS_EXIT_CODES: &str =
+    "Exit codes: 0 = the script was printed; 2 = usage error (an unknown shell).";
+
+/// The exit codes of `mmd man`.
+pub const MAN_EXIT_CODES: &str = "Exit codes: 0 = printed or written; 2 = usage error, or a \
+page that cannot be written (the folder does not exist, no permission).";
 
 /// Arguments of `mmd completions`.
 #[derive(Debug, clap::Args)]

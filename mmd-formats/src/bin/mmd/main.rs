@@ -125,10 +125,10 @@ enum Command {
     #[command(long_about = build::LONG_ABOUT, after_help = build::EXIT_CODES)]
     Build(build::BuildArgs),
     /// Print the shell completion script of mmd (bash, zsh, fish, elvish, powershell).
-    #[command(long_about = docs::COMPLETIONS_ABOUT, after_help = docs::EXIT_CODES)]
+    #[command(long_about = docs::COMPLETIONS_ABOUT, after_help = docs::COMPLETIONS_EXIT_CODES)]
     Completions(docs::CompletionsArgs),
     /// Print the manual page of mmd, or write a page for every command into a folder.
-    #[command(long_about = docs::MAN_ABOUT, after_help = docs::EXIT_CODES)]
+    #[command(long_about = docs::MAN_ABOUT, after_help = docs::MAN_EXIT_CODES)]
     Man(docs::ManArgs),
 }
 
