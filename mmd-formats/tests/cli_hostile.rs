@@ -530,3 +530,45 @@ fn a_source_character_shift_jis_lacks_is_placed_and_cut() {
     assert!(err.contains(&want), "expected {want:?} in {err}");
     assert!(err.len() < 300, "a message of {} bytes: {err}", err.len());
 }
+
+/// Issue 25 item 10: a report that cannot be printed after the output file was written
+/// (standard output is /dev/full) is a warning that names the file, with the edit's own
+/// status 0; with no file written (`mmd info`), the failed output is still exit 2.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_report_lost_after_the_file_was_written_is_a_warning() {
+    let dir = TempDir::new("hostile-full");
+    let vmd = dir.write("m.vmd", &sample("vmd"));
+    let out = dir.file("out.vmd");
+    let full = || {
+        Stdio::from(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+    };
+    let o = Command::new(env!("CARGO_BIN_EXE_mmd"))
+        .args(["vmd", "mirror", s(&vmd), "-o", s(&out)])
+        .stdout(full())
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("was written, but its report cannot be printed"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(out.is_file(), "the output was written");
+    let o = Command::new(env!("CARGO_BIN_EXE_mmd"))
+        .args(["info", s(&vmd)])
+        .stdout(full())
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot write the output"),
+        "{}",
+        stderr(&o)
+    );
+}

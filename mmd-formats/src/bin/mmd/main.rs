@@ -52,7 +52,8 @@ Exit codes: (each command's --help has its own)
   2  usage error, unreadable path, a file in no supported format or not in the one the
      command takes, an output that cannot be written; for diff: any trouble
 A closed output (`mmd dump big.pmx | head`) ends a command quietly, with the status of
-what it had found (diff: 1 when the files differ).
+what it had found (diff: 1 when the files differ); a report that cannot be printed
+after the output file was written is a warning naming the file.
 Inputs: a regular file, or - for standard input (at most 1 GiB); a device, a FIFO, a
 socket or a directory is refused (exit 2) before it is opened.
 Outputs: a regular file is replaced atomically through a temporary file beside it,
@@ -173,6 +174,17 @@ fn finish(name: &str, outcome: Outcome) -> Exit {
         Err(Stop::Fail(exit, message)) => {
             let _ = writeln!(io::stderr(), "{name}: {}", shown::message(&message));
             exit
+        }
+        // The file was written; only its report could not be printed (stdout full, say):
+        // the run did its work, and says what was lost.
+        Err(Stop::Output(e)) if output::written().is_some() => {
+            let file = output::written().unwrap_or_default();
+            let _ = writeln!(
+                io::stderr(),
+                "{name}: warning: {file} was written, but its report cannot be printed on \
+                 standard output: {e}"
+            );
+            Exit::Done
         }
         Err(Stop::Output(e)) => {
             let _ = writeln!(io::stderr(), "{name}: cannot write the output: {e}");

@@ -61,6 +61,15 @@ impl Destination {
     }
 }
 
+/// The last file this run wrote (see [`written`]).
+static WRITTEN: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// The file this run wrote, if it wrote one: a report that cannot be printed afterwards
+/// does not make the run look as if that file had failed.
+pub fn written() -> Option<String> {
+    WRITTEN.lock().ok().and_then(|w| w.clone())
+}
+
 /// Writes `bytes` to `target`; a failure names the path and what is missing.
 ///
 /// A regular file (or a path that does not exist yet) is replaced atomically, through a
@@ -71,6 +80,15 @@ impl Destination {
 /// socket) is refused. With `held` (an `--in-place` edit), the write is refused if the
 /// input changed since it was read.
 pub fn write(target: &Path, bytes: &[u8], held: Option<&Held>) -> Outcome<()> {
+    write_unrecorded(target, bytes, held)?;
+    if let Ok(mut w) = WRITTEN.lock() {
+        *w = Some(crate::shown::path(target));
+    }
+    Ok(())
+}
+
+/// [`write()`], without recording the file as written.
+fn write_unrecorded(target: &Path, bytes: &[u8], held: Option<&Held>) -> Outcome<()> {
     if let Ok(meta) = std::fs::metadata(target) {
         if let Some(kind) = crate::input::special_kind(&meta) {
             return write_into(target, kind, bytes);
