@@ -267,11 +267,12 @@ pub fn flags_from_json(
         None => None,
         Some(list) => {
             let items = list
-                .as_array()
+                .elements()
                 .ok_or_else(|| JsonError::expected("an array of names", list).in_field("names"))?;
             let mut mask = 0u64;
             let mut given = Vec::new();
-            for (i, item) in items.iter().enumerate() {
+            for (i, item) in items.enumerate() {
+                let item = item.map_err(|e| e.in_index(i).in_field("names"))?;
                 let name = item.as_str().unwrap_or("");
                 match names.iter().find(|(n, m)| *n == name && *m != 0) {
                     Some((n, m)) => {

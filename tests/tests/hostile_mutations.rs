@@ -613,3 +613,72 @@ fn explain_dump_and_diff_of_mutants_stay_within_the_memory_bound() {
             .join("\n")
     );
 }
+
+/// Issue 25 item 10: `build` of a document of millions of small values. A 20 MB array of
+/// 10^7 numbers took 336-386 MB as a tree of 32-byte values; the parser now keeps a long
+/// array as its text and the builder reads it an element at a time, so the whole build,
+/// failing at the first element or not, stays within the bound. The arrays here make 8 MB
+/// of text of 4 million elements: as a tree of values they would take 128 MB, past the
+/// bound of 96 MB.
+#[test]
+fn build_of_a_document_of_millions_of_values_stays_within_the_bound() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let n = 4_000_000;
+    let zeros = format!("[{}0]", "0,".repeat(n - 1));
+    // The whole document an array (a VMD is an object), a field holding it (a bone key is
+    // an object), and an array of short arrays (a vector list).
+    let vectors = format!("[{}[0,0,0]]", "[0,0,0],".repeat(n / 4 - 1));
+    let in_field = format!(
+        "{{\"header\":{{\"signature\":{{\"hex\":\"{}\"}},\"model_name\":{{\"V2\":\"m\"}}}},\
+         \"bone_keys\":{zeros},\"morph_keys\":[],\"camera_keys\":[],\"light_keys\":[],\
+         \"self_shadow_keys\":[],\"show_ik_keys\":[],\"trailing\":{{\"hex\":\"\"}}}}",
+        mmd_formats::walk::hex(b"Vocaloid Motion Data 0002\0\0\0\0\0")
+    );
+    for (name, text) in [
+        ("an array of zeros", &zeros),
+        ("an array of short arrays", &vectors),
+        ("a VMD whose bone keys are zeros", &in_field),
+    ] {
+        let mut outcome = None;
+        let peak = peak_of(|| outcome = Some(Format::Vmd.build(text)));
+        let err = outcome.unwrap().expect_err(name);
+        let want = if text == &in_field {
+            "$.bone_keys[0]"
+        } else {
+            "$"
+        };
+        assert_eq!(err.path_string(), want, "{name}: {err}");
+        let bound = memory_bound(text.len());
+        assert!(
+            peak <= bound,
+            "{name}: build of {} bytes peaked at {peak} bytes (bound {bound})",
+            text.len()
+        );
+        // Parsed, the long array is kept as text: the tree is a few values.
+        let mut parsed = None;
+        let peak = peak_of(|| parsed = Some(mmd_formats::json::parse(text).map(|_| ())));
+        parsed.unwrap().unwrap();
+        assert!(peak < 1 << 20, "{name}: parse peaked at {peak} bytes");
+    }
+}
+
+/// A large valid document builds within the bound too, and to the bytes it was dumped
+/// from (a synthetic VMD of 200,000 bone keys).
+#[test]
+fn build_of_a_large_valid_dump_stays_within_the_bound() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let bytes = mmd_tests::synth::vmd(200_000);
+    let text = mmd_formats::json::value_to_string(&Format::Vmd.json_tree(&bytes).unwrap());
+    let mut built = None;
+    let peak = peak_of(|| built = Some(Format::Vmd.build(&text)));
+    assert!(
+        built.unwrap().unwrap() == bytes,
+        "the dump builds other bytes"
+    );
+    let bound = memory_bound(text.len());
+    assert!(
+        peak <= bound,
+        "build of {} bytes of JSON peaked at {peak} bytes (bound {bound})",
+        text.len()
+    );
+}

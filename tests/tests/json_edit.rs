@@ -72,7 +72,7 @@ fn edit(
     edit: impl FnOnce(&mut Json<'_>),
 ) -> Result<Vec<u8>, json::JsonError> {
     let text = json::value_to_string(&format.json_tree(bytes).unwrap());
-    let mut doc = json::parse(&text).unwrap();
+    let mut doc = json::parse(&text).unwrap().into_built().unwrap();
     edit(&mut doc);
     format.build_tree(&doc)
 }
@@ -366,7 +366,7 @@ fn json_that_breaks_the_grammar_names_the_path() {
     );
     // A missing member, and text that is not JSON.
     let text = json::value_to_string(&Format::Pmx.json_tree(&bytes).unwrap());
-    let mut doc = json::parse(&text).unwrap();
+    let mut doc = json::parse(&text).unwrap().into_built().unwrap();
     let Json::Object(members) = at(&mut doc, "bones.0") else {
         panic!()
     };
@@ -422,7 +422,7 @@ fn flags_and_floats_read_back_in_every_form() {
     assert!(err.starts_with("$.bones[0].flags: `bits`"), "{err}");
     assert!(err.ends_with("change both, or give only one"), "{err}");
     // A float by its bits; a NaN with a payload keeps it.
-    let mut doc = json::parse(&text).unwrap();
+    let mut doc = json::parse(&text).unwrap().into_built().unwrap();
     *at(&mut doc, "bones.0.position.0") =
         json::parse("{\"float\":\"NaN\",\"bits\":\"7fc00123\"}").unwrap();
     let back = Pmx::from_bytes(&Format::Pmx.build_tree(&doc).unwrap()).unwrap();

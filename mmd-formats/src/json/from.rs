@@ -30,23 +30,24 @@ pub trait FromJson<C: ?Sized>: Sized {
     /// reserved a hundred times its size for the rest.
     fn seq_from_json(json: &Json<'_>, ctx: &C) -> Result<Vec<Self>, JsonError> {
         let items = json
-            .as_array()
+            .elements()
             .ok_or_else(|| JsonError::expected("an array", json))?;
         items
-            .iter()
             .enumerate()
-            .map(|(i, item)| Self::from_json(item, ctx).map_err(|e| e.in_index(i)))
+            .map(|(i, item)| {
+                item.and_then(|j| Self::from_json(&j, ctx))
+                    .map_err(|e| e.in_index(i))
+            })
             .collect()
     }
 
     /// Builds a fixed-length array (`[f32; 3]`): exactly `N` elements, in the form of
     /// [`seq_from_json`](FromJson::seq_from_json).
     fn array_from_json<const N: usize>(json: &Json<'_>, ctx: &C) -> Result<[Self; N], JsonError> {
-        if let Some(items) = json.as_array() {
-            if items.len() != N {
+        if let Some(len) = json.array_len() {
+            if len != N {
                 return Err(JsonError::new(format!(
-                    "expected an array of {N}, found an array of {}",
-                    items.len()
+                    "expected an array of {N}, found an array of {len}"
                 )));
             }
         }

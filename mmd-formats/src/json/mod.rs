@@ -96,7 +96,7 @@ pub use serde::Seed;
 #[doc(hidden)]
 #[cfg(feature = "serde")]
 pub use serde::{deserialize, serialize};
-pub use value::{Json, Number};
+pub use value::{Elements, Json, LazyArray, Number, LAZY_ARRAY_BYTES};
 pub use write::{to_string, value_to_string, write_json, write_string};
 
 /// Parses `text` and builds a `T` from it with the context `ctx` (`&()` for a whole file).

@@ -4,7 +4,7 @@
 //! exhausts the stack.
 
 use super::error::JsonError;
-use super::value::{Json, Number};
+use super::value::{Json, LazyArray, Number, LAZY_ARRAY_BYTES};
 use std::borrow::Cow;
 
 /// How deep arrays and objects may nest (every format is far shallower).
@@ -111,16 +111,31 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
+    /// An array: built while its text is short, then checked element by element and kept
+    /// as text ([`Json::Lazy`]), so that no more than [`LAZY_ARRAY_BYTES`] of its text is
+    /// ever held as values.
     fn array(&mut self) -> Result<Json<'a>, JsonError> {
+        let start = self.pos;
         self.enter()?;
+        let depth = self.depth;
         let mut items = Vec::new();
+        let mut len = 0usize;
+        let mut lazy = false;
         if self.bytes.get(self.pos) == Some(&b']') {
             self.pos += 1;
             self.depth -= 1;
             return Ok(Json::Array(items));
         }
         loop {
-            items.push(self.value()?);
+            let item = self.value()?;
+            len += 1;
+            if !lazy {
+                items.push(item);
+                if self.pos - start > LAZY_ARRAY_BYTES {
+                    lazy = true;
+                    items = Vec::new();
+                }
+            }
             self.skip_ws();
             match self.bytes.get(self.pos) {
                 Some(b',') => {
@@ -130,6 +145,14 @@ impl<'a> Parser<'a> {
                 Some(b']') => {
                     self.pos += 1;
                     self.depth -= 1;
+                    if lazy {
+                        return Ok(Json::Lazy(LazyArray {
+                            doc: self.text,
+                            start,
+                            len,
+                            depth,
+                        }));
+                    }
                     return Ok(Json::Array(items));
                 }
                 _ => return Err(self.error(format!("expected `,` or `]`, found {}", self.shown()))),
@@ -314,6 +337,69 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// The text of a lazy array, from `[` to `]`.
+pub(super) fn array_text<'a>(a: &LazyArray<'a>) -> &'a str {
+    let mut p = Parser {
+        text: a.doc,
+        bytes: a.doc.as_bytes(),
+        pos: a.start,
+        depth: a.depth - 1,
+    };
+    // The text was checked when the array was made; should it not be (a bug), the rest of
+    // the document stands for it.
+    let end = match p.array() {
+        Ok(_) => p.pos,
+        Err(_) => a.doc.len(),
+    };
+    &a.doc[a.start..end]
+}
+
+/// The elements of a [`Json::Lazy`] array, parsed one at a time.
+pub(super) struct LazyElements<'a> {
+    p: Parser<'a>,
+    left: usize,
+}
+
+impl<'a> LazyElements<'a> {
+    pub(super) fn new(a: &LazyArray<'a>) -> Self {
+        LazyElements {
+            p: Parser {
+                text: a.doc,
+                bytes: a.doc.as_bytes(),
+                pos: a.start + 1,
+                depth: a.depth,
+            },
+            left: a.len,
+        }
+    }
+
+    pub(super) fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl<'a> Iterator for LazyElements<'a> {
+    type Item = Result<Json<'a>, JsonError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let p = &mut self.p;
+        p.skip_ws();
+        let item = p.value();
+        if item.is_err() {
+            // Nothing after an element that does not parse.
+            self.left = 0;
+        }
+        p.skip_ws();
+        // The `,` (or the closing `]`) after the element.
+        p.pos += 1;
+        Some(item)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,5 +458,79 @@ mod tests {
         assert!(err.message().contains("nest more than"), "{err}");
         let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert!(parse(&ok).is_ok());
+    }
+
+    /// Issue 25 item 10: a long array is kept as text and read an element at a time; its
+    /// elements, their order and their count are those of the built form, nested long
+    /// arrays included, and errors in it are found by `parse`, at their line and column.
+    #[test]
+    fn long_arrays_are_kept_as_text_and_read_alike() {
+        let n = LAZY_ARRAY_BYTES; // "0," per element: twice the bound of text
+        let inner = format!("[{}\"x\", [1, 2], {{\"k\": null}}, 7]", "0, ".repeat(n));
+        let text = format!("{{\"a\": [{inner}, {inner}], \"b\": [1, 2]}}");
+        let doc = parse(&text).unwrap();
+        let a = doc.get("a").unwrap();
+        assert!(matches!(a, Json::Lazy(_)), "the outer array is long too");
+        assert!(
+            matches!(doc.get("b"), Some(Json::Array(_))),
+            "a short one is built"
+        );
+        let outer: Vec<Json> = a
+            .elements()
+            .unwrap()
+            .map(|e| e.unwrap().into_owned())
+            .collect();
+        assert_eq!(outer.len(), 2);
+        for arr in &outer {
+            let Json::Lazy(lazy) = arr else {
+                panic!("inner array built: {arr:?}")
+            };
+            assert_eq!(lazy.len(), n + 4);
+            assert_eq!(lazy.text(), inner);
+            let items: Vec<Json> = arr
+                .elements()
+                .unwrap()
+                .map(|e| e.unwrap().into_owned())
+                .collect();
+            assert_eq!(items.len(), n + 4);
+            assert!(items[..n]
+                .iter()
+                .all(|j| *j == Json::Number(Number::Text("0"))));
+            assert_eq!(items[n].as_str(), Some("x"));
+            assert_eq!(
+                items[n + 1],
+                Json::Array(vec![
+                    Json::Number(Number::Text("1")),
+                    Json::Number(Number::Text("2"))
+                ])
+            );
+            assert_eq!(items[n + 2].get("k"), Some(&Json::Null));
+            assert_eq!(items[n + 3], Json::Number(Number::Text("7")));
+            // Equal to the same array built.
+            assert_eq!(*arr, Json::Array(items.clone()));
+            assert_ne!(*arr, Json::Array(items[1..].to_vec()));
+        }
+        assert_eq!(a.describe(), "an array of 2");
+        // An error after the bound is still an error of parse, at its place.
+        let bad = format!("[{}01]", "0,".repeat(n));
+        let err = parse(&bad).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "line 1, column {}: expected `,` or `]`, found `1`",
+                2 * n + 3
+            )
+        );
+        // The nesting limit holds inside a lazy array.
+        let deep = format!(
+            "[{}{}{}]",
+            "0,".repeat(n),
+            "[".repeat(MAX_DEPTH),
+            "]".repeat(MAX_DEPTH)
+        );
+        assert!(parse(&deep)
+            .unwrap_err()
+            .message()
+            .contains("nest more than"));
     }
 }

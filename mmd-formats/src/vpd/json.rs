@@ -140,13 +140,14 @@ fn blocks(
     sizes: &[usize],
 ) -> Result<Vec<Block>, JsonError> {
     let items = json
-        .as_array()
+        .elements()
         .ok_or_else(|| JsonError::expected("an array", json))?;
     // Room for the blocks as they are built (see `FromJson::seq_from_json`).
     let mut out = Vec::new();
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in items.enumerate() {
         let b = (|| {
-            let o = crate::json::rt::object(item, "block", fields)?;
+            let item = item?;
+            let o = crate::json::rt::object(&item, "block", fields)?;
             let name = sjis_text(o.get(0)).map_err(|e| e.in_field(fields[0]))?;
             let mut numbers = Vec::new();
             for (k, &n) in sizes.iter().enumerate() {

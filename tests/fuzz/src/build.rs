@@ -174,7 +174,12 @@ fn check_path_error(format: Format, e: &JsonError, doc: &Json<'_>) {
         format!("{}: {}", e.path_string(), e.message()),
         "{name}: an error that renders in another form"
     );
-    let mut at = doc;
+    // Long arrays are kept as text by the parser; built, each can be indexed.
+    let doc = doc
+        .clone()
+        .into_built()
+        .unwrap_or_else(|e| panic!("{name}: a parsed document's long array does not build: {e}"));
+    let mut at = &doc;
     let mut walked = String::from("$");
     for seg in e.path() {
         let next = match *seg {
