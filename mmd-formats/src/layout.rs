@@ -599,13 +599,19 @@ pub struct LeafLayout {
     pub kind: LeafKind,
 }
 
+/// The encoding a [`LeafKind::Text`] is read in when the context's text-encoding member
+/// holds a value its `encodings` do not list (a PMX encoding byte other than 0 or 1): the
+/// bytes are kept as stored and the text views decode them as UTF-8, with U+FFFD for what
+/// does not decode.
+pub const TEXT_FALLBACK: &str = "UTF-8";
+
 /// The layouts a leaf type can have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LeafKind {
     /// A byte length of type `length`, then that many bytes of text, in the encoding the
     /// context member with [`ContextRole::TextEncoding`] gives: `encodings` maps its
     /// values to encoding names (`0` → `UTF-16LE`); with any other value the bytes are
-    /// kept undecoded.
+    /// kept as they are and read as [`TEXT_FALLBACK`] (lossily).
     Text {
         /// The length prefix's type.
         length: Prim,

@@ -328,8 +328,9 @@ types:
           cases:
             0: pmx_text_utf_16le
             1: pmx_text_utf_8
+            _: pmx_text_utf_8
         doc: |
-          The text, decoded as the context's encoding says (raw bytes for an encoding with no case).
+          The text, decoded as the context's encoding says (any other value: as UTF-8).
   pmx_text_utf_16le:
     doc: |
       Text in UTF-16LE (encoding 0).

@@ -4,7 +4,7 @@
 use crate::Spec;
 use mmd_formats::layout::{
     Body, ContextLayout, ContextRole, FieldLayout, IndexSign, LeafKind, LeafLayout, Presence, Prim,
-    Repeat, Shape, Size, TagSource, TypeLayout,
+    Repeat, Shape, Size, TagSource, TypeLayout, TEXT_FALLBACK,
 };
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -272,6 +272,23 @@ fn render_fields(
     let _ = writeln!(out);
 }
 
+/// A signature as it is written inside a code span: printable ASCII as it is, a space as
+/// `␠`, and every other byte (NUL, control bytes, a backtick, bytes above 0x7E) as `\xNN`, so
+/// the reference stays plain text (a raw NUL made `grep` call the file binary).
+fn signature_text(magic: &[u8]) -> String {
+    let mut text = String::with_capacity(magic.len());
+    for &b in magic {
+        match b {
+            b' ' => text.push('␠'),
+            0x21..=0x7E if b != b'`' && b != b'\\' => text.push(b as char),
+            _ => {
+                let _ = write!(text, "\\x{b:02X}");
+            }
+        }
+    }
+    text
+}
+
 fn render_type(out: &mut String, ty: &'static TypeLayout, root: bool, queue: &mut Vec<Item>) {
     let _ = writeln!(out, "## {}\n", ty.name);
     if root {
@@ -290,7 +307,7 @@ fn render_type(out: &mut String, ty: &'static TypeLayout, root: bool, queue: &mu
             out,
             "Starts with the {}-byte signature `{}`.\n",
             m.len(),
-            String::from_utf8_lossy(m).replace(' ', "␠")
+            signature_text(m)
         );
         start = m.len() as u64;
     }
@@ -409,9 +426,10 @@ fn render_leaf(out: &mut String, l: &LeafLayout) {
             format!(
                 "A byte length (`{}`), then that many bytes of text, in the encoding the \
                  context's text-encoding member declares ({}; any other value: the bytes are \
-                 kept undecoded).",
+                 kept as stored and read as {}, lossily).",
                 length.name(),
-                codes.join(", ")
+                codes.join(", "),
+                TEXT_FALLBACK
             )
         }
         LeafKind::FixedText {

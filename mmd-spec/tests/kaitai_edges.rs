@@ -647,12 +647,50 @@ struct Tuned {
 #[test]
 fn negative_and_float_value_lists_and_a_byte_encoding_read_alike() {
     #[rustfmt::skip]
-    let samples: [&[u8]; 3] = [
+    let samples: [&[u8]; 4] = [
         &[1, 0xff, 0, 0, 0, 0x3f, 2, 0, 0, 0, b'h', b'i', 9], // UTF-8, delta -1, scale 0.5
         &[0, 1, 0, 0, 0, 0x40, 2, 0, 0, 0, b'h', 0],         // UTF-16LE, delta 1, scale 2.0
-        &[7, 0, 0, 0, 0, 0x40, 1, 0, 0, 0, 0xfe],            // encoding 7: kept as bytes
+        &[7, 0, 0, 0, 0, 0x40, 1, 0, 0, 0, 0xfe],            // encoding 7: U+FFFD
+        &[9, 0, 0, 0, 0, 0x40, 2, 0, 0, 0, 0xc3, 0xa9],      // encoding 9: UTF-8 "é"
     ];
     cross_check::<Tuned>("tuned", &samples);
+    // The Rust view reads an unlisted encoding as UTF-8 too (issue 22: the `.ksy` kept
+    // those bytes raw while Rust decoded them), and keeps the bytes as stored.
+    let t: Tuned = decode_all(samples[3], &()).unwrap();
+    assert_eq!(t.named.name.to_string_lossy(), "é");
+    assert_eq!(t.named.name.as_bytes(), [0xc3, 0xa9]);
+    let t: Tuned = decode_all(samples[2], &()).unwrap();
+    assert_eq!(t.named.name.to_string_lossy(), "\u{FFFD}");
+    let ksy = render_ksy(&Spec::of::<Tuned>().unwrap()).unwrap();
+    assert!(
+        ksy.contains("_: named_text_utf_8") || ksy.contains("_: pmx_text_utf_8"),
+        "{ksy}"
+    );
+}
+
+// ---- a signature with a NUL, a backtick and a byte above 0x7E ----
+
+/// A file whose signature holds bytes no Markdown code span can show as they are.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(
+    magic = b"M`V\0\x01\xff ",
+    file(id = "odd_signature", title = "Odd signature", application = "tests")
+)]
+struct OddSignature {
+    /// A byte.
+    value: u8,
+}
+
+#[test]
+fn a_signature_of_any_bytes_is_escaped_in_the_reference_and_kept_in_the_grammar() {
+    cross_check::<OddSignature>("odd_signature", &[b"M`V\0\x01\xff \x07"]);
+    let md = mmd_spec::render_markdown(&Spec::of::<OddSignature>().unwrap());
+    // Issue 22: the raw NUL made `grep` call the reference binary.
+    assert!(!md.bytes().any(|b| b < 0x20 && b != b'\n'), "{md}");
+    assert!(
+        md.contains("Starts with the 7-byte signature `M\\x60V\\x00\\x01\\xFF␠`."),
+        "{md}"
+    );
 }
 
 // ---- `len()` and `starts_with` on bytes ----

@@ -32,8 +32,8 @@ pub struct Header {
 ///
 /// Fewer than eight globals, or an index width other than 1, 2 or 4, is a read error:
 /// those values decide how every later byte is read. The encoding byte and the number of
-/// additional UVs are kept whatever they hold (an encoding other than 0 or 1 leaves the
-/// text undecoded; the seeds give 0-4 additional UVs).
+/// additional UVs are kept whatever they hold (with an encoding other than 0 or 1 every
+/// text keeps its bytes and reads as UTF-8, lossily; the seeds give 0-4 additional UVs).
 #[derive(MmdContext, Debug, Clone, Copy, PartialEq)]
 #[mmd(from(header: Header))]
 pub struct PmxContext {

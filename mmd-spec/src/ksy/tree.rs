@@ -8,6 +8,7 @@
 use super::{ident, snake};
 use mmd_formats::layout::{
     Body, FieldLayout, IndexSign, LeafKind, Presence, Prim, Repeat, Shape, TagSource, TypeLayout,
+    TEXT_FALLBACK,
 };
 use mmd_formats::walk::{hex, Leaf, Value};
 use std::fmt::Write;
@@ -248,14 +249,13 @@ fn item(out: &mut String, v: &Value, shape: Shape, in_seq: bool) -> Result<(), S
                         mmd_formats::walk::TextKind::Pmx(e) => u64::from(e.to_byte()),
                         _ => u64::MAX,
                     };
-                    match encodings.iter().find(|(c, _)| *c == code) {
-                        Some((_, enc)) => {
-                            out.push_str("{\"text\":");
-                            str_value(out, &decode(enc, &t.raw)?);
-                            out.push('}');
-                        }
-                        None => str_value(out, &hex(&t.raw)),
-                    }
+                    let enc = encodings
+                        .iter()
+                        .find(|(c, _)| *c == code)
+                        .map_or(TEXT_FALLBACK, |(_, enc)| *enc);
+                    out.push_str("{\"text\":");
+                    str_value(out, &decode(enc, &t.raw)?);
+                    out.push('}');
                     out.push('}');
                     Ok(())
                 }

@@ -6,7 +6,7 @@ use super::{entries, ident, paren, prim, snake, translate, FieldEnv, Place, Rend
 use crate::yaml::{doc_entry, Y};
 use mmd_formats::layout::{
     Body, ContextRole, Expression, FieldLayout, IndexSign, LeafKind, LeafLayout, Presence, Prim,
-    Repeat, Shape, TagSource, TypeLayout,
+    Repeat, Shape, TagSource, TypeLayout, TEXT_FALLBACK,
 };
 
 /// The Kaitai form of one value: attribute entries (`type`, `size`, …), and the count of
@@ -200,7 +200,13 @@ impl Renderer {
         for (code, enc) in encodings {
             let sub = format!("{id}_{}", ident(enc));
             cases.push((code.to_string(), Y::p(&sub)));
-            subtypes.push((sub, *code, *enc));
+            subtypes.push((sub, Some(*code), *enc));
+        }
+        // Any other value: the bytes read as the fallback encoding, as the text views do.
+        let fallback = format!("{id}_{}", ident(TEXT_FALLBACK));
+        cases.push(("_".to_string(), Y::p(&fallback)));
+        if !subtypes.iter().any(|(sub, _, _)| *sub == fallback) {
+            subtypes.push((fallback, None, TEXT_FALLBACK));
         }
         let mut body = Vec::new();
         body.extend(doc_entry(leaf.doc));
@@ -218,8 +224,8 @@ impl Renderer {
                     (
                         "doc",
                         Y::Doc(
-                            "The text, decoded as the context's encoding says (raw bytes for \
-                             an encoding with no case)."
+                            "The text, decoded as the context's encoding says (any other \
+                             value: as UTF-8)."
                                 .into(),
                         ),
                     ),
@@ -232,7 +238,13 @@ impl Renderer {
             self.bodies.insert(
                 sub,
                 Y::Map(entries(vec![
-                    ("doc", Y::Doc(format!("Text in {enc} (encoding {code})."))),
+                    (
+                        "doc",
+                        Y::Doc(match code {
+                            Some(code) => format!("Text in {enc} (encoding {code})."),
+                            None => format!("Text in {enc} (an encoding with no case of its own)."),
+                        }),
+                    ),
                     (
                         "seq",
                         Y::Seq(vec![Y::map(vec![
