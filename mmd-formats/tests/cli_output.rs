@@ -272,3 +272,43 @@ fn a_write_into_a_missing_folder_names_the_folder() {
         assert_eq!(std::fs::read(&input).unwrap(), bytes);
     }
 }
+
+/// `--in-place` with `-` as the input used to write the result to a new file named `-` in
+/// the working folder (issue 25, the standard-input case): it is refused with exit 2 for
+/// every edit, and nothing is written.
+#[test]
+fn in_place_with_standard_input_is_refused_for_every_edit() {
+    use std::io::Write;
+    use std::process::Stdio;
+    for edit in edits() {
+        let dir = TempDir::new("stdin");
+        let bytes = input_for(&edit);
+        let second = dir.file("second.bin");
+        std::fs::write(&second, &bytes).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mmd"))
+            .args(args(&edit, "-", s(&second), &["--in-place"]))
+            .current_dir(&dir.0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("cannot run the mmd binary");
+        // The refusal may come before the input is read: a closed pipe is no error here.
+        let _ = child.stdin.take().unwrap().write_all(&bytes);
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{edit:?}: {}",
+            text(&out.stderr)
+        );
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("--in-place replaces a file, and the input - is standard input"),
+            "{edit:?}: {err}"
+        );
+        let names: Vec<String> = dir.contents().into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["second.bin"], "{edit:?}: something was written");
+        assert_eq!(std::fs::read(&second).unwrap(), bytes, "{edit:?}");
+    }
+}

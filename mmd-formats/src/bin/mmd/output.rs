@@ -25,7 +25,8 @@ pub struct Destination {
     )]
     pub output: Option<PathBuf>,
     /// Replace the input (for merge, the first input) with the result, atomically; a
-    /// symbolic link stays a link and the file keeps its permissions.
+    /// symbolic link stays a link and the file keeps its permissions. Refused when that
+    /// input is `-` (standard input).
     #[arg(long)]
     pub in_place: bool,
     /// Make the edit and print the report, but write nothing.
@@ -41,6 +42,14 @@ impl Destination {
             return Ok(None);
         }
         if self.in_place {
+            if let Some(input) = inputs.first().filter(|p| **p == Path::new("-")) {
+                // Writing "back" to `-` would create a file named `-` in the working folder.
+                return Err(Stop::trouble(format!(
+                    "--in-place replaces a file, and the input {} is standard input: give -o \
+                     OUT (-o /dev/stdout writes to standard output) instead",
+                    input.display()
+                )));
+            }
             return Ok(inputs.first().map(|p| p.to_path_buf()));
         }
         let Some(out) = &self.output else {
