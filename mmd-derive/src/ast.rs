@@ -144,8 +144,29 @@ pub struct Shape {
     pub switch_ctx: Option<Expr>,
     /// `size = expr`: each value is read from exactly that many bytes.
     pub size: Option<Expr>,
+    /// `pos = expr` (with `size`): the values are read at that offset from the record's
+    /// first byte (or from the start of the field `pos_base` names), after the sequential
+    /// fields.
+    pub pos: Option<Position>,
+    /// `gaps`: the field holds the bytes no other field holds, after the sequential ones.
+    pub gaps: bool,
     /// A switch to a declared context (`#[mmd(context = Ctx(args))]`).
     pub context: Option<ContextCall>,
+}
+
+/// `pos = expr` and `pos_base = field`, checked.
+#[derive(Clone)]
+pub struct Position {
+    pub at: Expr,
+    /// The field (its index and name) whose start the position is relative to.
+    pub base: Option<(usize, String)>,
+}
+
+impl Shape {
+    /// True for a field read in sequence (not positioned, not the gaps).
+    pub fn sequential(&self) -> bool {
+        self.pos.is_none() && !self.gaps
+    }
 }
 
 /// `#[mmd(context = Ctx(arg, ...))]`, checked.

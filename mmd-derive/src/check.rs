@@ -443,11 +443,29 @@ fn check_fields(
                 "a format field may not be named `ctx`: that name is the context in expressions",
             );
         }
-        let shape = field_shape(cx, f, i + 1 == n);
-        for keyword in ["len", "if", "select", "size"] {
+        let mut shape = field_shape(cx, f, i + 1 == n);
+        let positioned_list = f.attrs.has("pos") && f.attrs.has("len");
+        for keyword in ["len", "if", "select", "size", "pos"] {
             if let Some(e) = f.attrs.expr(keyword) {
                 check_expr(cx, e.value, keyword, &names, i, false, has_ctx, type_name);
+                let index_ok = positioned_list && matches!(keyword, "pos" | "size");
+                if !index_ok {
+                    if let Some(id) = crate::place::names_in(e.value)
+                        .0
+                        .into_iter()
+                        .find(|id| id == "_index")
+                    {
+                        cx.error_spanned_by(
+                            &id,
+                            "`_index` is the index of the element being placed: it is named \
+                             only in `pos` and `size` of a positioned list (`len` with `pos`)",
+                        );
+                    }
+                }
             }
+        }
+        if let Some(sh) = shape.as_mut() {
+            check_base(cx, f, sh, &names, i);
         }
         if let Some(Repeat::Until(u)) = shape.as_ref().map(|s| &s.repeat) {
             check_until(cx, u, &names, i, has_ctx, type_name);
@@ -533,6 +551,97 @@ fn check_fields(
             s.context = call;
             s
         });
+    }
+    check_placement(cx, fields, is_struct);
+}
+
+/// `pos_base = field`: an earlier field, whose start the position is counted from.
+fn check_base(cx: &Ctxt, f: &Field, shape: &mut Shape, names: &[String], here: usize) {
+    let (Some(b), Some(pos)) = (f.attrs.expr("pos_base"), shape.pos.as_mut()) else {
+        return;
+    };
+    let name = match b.value {
+        Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()),
+        _ => None,
+    };
+    match name.and_then(|n| names.iter().position(|x| *x == n).map(|i| (i, n))) {
+        Some((i, n)) if i < here => pos.base = Some((i, n)),
+        _ => cx.error_spanned_by(
+            b.value,
+            "`pos_base` names an earlier field of the struct (`pos_base = header`): the \
+             position is counted from that field's first byte",
+        ),
+    }
+}
+
+/// Where positioned fields and the gaps may stand: in a struct with named fields, the
+/// positioned fields after every sequential one, the gaps field last, and one exactly
+/// when there are the others.
+fn check_placement(cx: &Ctxt, fields: &Fields, is_struct: bool) {
+    let mut first_pos: Option<&Field> = None;
+    let mut gaps: Option<&Field> = None;
+    for f in &fields.fields {
+        let Some(s) = f.shape.as_ref() else { continue };
+        let key = if s.gaps {
+            "gaps"
+        } else if s.pos.is_some() {
+            "pos"
+        } else {
+            ""
+        };
+        if !key.is_empty() && (!is_struct || fields.style != Style::Named) {
+            let span = f
+                .attrs
+                .span_of(key)
+                .unwrap_or_else(proc_macro2::Span::call_site);
+            let what = if is_struct {
+                "a tuple struct"
+            } else {
+                "an enum variant"
+            };
+            cx.syn_error(syn::Error::new(
+                span,
+                format!(
+                    "`{key}` belongs on a field of a struct with named fields, not of {what}: \
+                     positions are counted from the struct's first byte, and the struct keeps \
+                     the bytes around them to the end of its input"
+                ),
+            ));
+            return;
+        }
+        if s.gaps {
+            gaps = Some(f);
+        } else if s.pos.is_some() {
+            first_pos = first_pos.or(Some(f));
+        } else if let Some(p) = first_pos {
+            cx.error_spanned_by(
+                f.original.ident.as_ref(),
+                format!(
+                    "`{}` is read in sequence but follows the positioned field `{}`: \
+                     positioned fields are read after every sequential one, so they come last \
+                     (before the `gaps` field)",
+                    f.name, p.name
+                ),
+            );
+        }
+    }
+    match (first_pos, gaps) {
+        (Some(p), None) => cx.syn_error(syn::Error::new(
+            p.attrs
+                .span_of("pos")
+                .unwrap_or_else(proc_macro2::Span::call_site),
+            "a struct with positioned fields keeps the bytes around them: end it with \
+             `#[mmd(gaps)] gaps: Vec<Vec<u8>>` (the bytes after the sequential fields that no \
+             positioned value holds), so that it writes back byte for byte",
+        )),
+        (None, Some(g)) => cx.syn_error(syn::Error::new(
+            g.attrs
+                .span_of("gaps")
+                .unwrap_or_else(proc_macro2::Span::call_site),
+            "`gaps` keeps the bytes between positioned fields (`pos = expr`), and this struct \
+             has none: keep trailing bytes with `rest` instead",
+        )),
+        _ => {}
     }
 }
 
@@ -649,6 +758,102 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
                 conflict = true;
             }
         }
+    }
+    if let Some(g) = a.span_of("gaps") {
+        for key in [
+            "count",
+            "len",
+            "rest",
+            "until",
+            "if",
+            "unless_eof",
+            "select",
+            "size",
+            "pos",
+            "pos_base",
+            "item",
+            "context",
+            "switch_ctx",
+        ] {
+            if a.has(key) {
+                cx.syn_error(syn::Error::new(
+                    g,
+                    format!(
+                        "`gaps` and `{key}` conflict: the gaps are the bytes no other field \
+                         holds, found by reading the others, so their field has no other \
+                         directive"
+                    ),
+                ));
+                conflict = true;
+            }
+        }
+        if !conflict {
+            if !is_last {
+                cx.syn_error(syn::Error::new(
+                    g,
+                    "`gaps` must be on the last field: it keeps the bytes left once every \
+                     other field is read",
+                ));
+                return None;
+            }
+            let inner = generic_inner(f.ty, "Vec").and_then(|t| generic_inner(t, "Vec"));
+            if inner.map(type_text).as_deref() != Some("u8") {
+                cx.syn_error(syn::Error::new(
+                    g,
+                    format!(
+                        "`gaps` belongs on a `Vec<Vec<u8>>` field (one byte string per run of \
+                         bytes no field holds); `{}` is not one",
+                        type_text(f.ty)
+                    ),
+                ));
+                return None;
+            }
+            return Some(Shape {
+                presence: Presence::Always,
+                repeat: Repeat::One,
+                value_ty: f.ty.clone(),
+                select: None,
+                switch_ctx: None,
+                size: None,
+                pos: None,
+                gaps: true,
+                context: None,
+            });
+        }
+    }
+    if let Some(p) = a.span_of("pos") {
+        for (key, why) in [
+            ("count", "a positioned list gives its number with `len = expr`"),
+            ("rest", "the values at a position end where their size says"),
+            ("until", "the values at a position end where their size says"),
+            ("unless_eof", "a positioned value does not follow the sequential fields, so the end of the input says nothing of it"),
+            ("item", "a positioned list is a Vec"),
+            ("context", "positioned fields are read after every sequential one, so no later field could see the context"),
+            ("switch_ctx", "positioned fields are read after every sequential one, so no later field could see the context"),
+        ] {
+            if let Some(span) = a.span_of(key) {
+                cx.syn_error(syn::Error::new(
+                    span,
+                    format!("`pos` and `{key}` conflict: {why}"),
+                ));
+                conflict = true;
+            }
+        }
+        if !conflict && !a.has("size") {
+            cx.syn_error(syn::Error::new(
+                p,
+                "`pos` needs `size = expr`: a positioned value is read from exactly that many \
+                 bytes at its position (the bytes around it are kept by the `gaps` field)",
+            ));
+            conflict = true;
+        }
+    } else if let Some(b) = a.span_of("pos_base") {
+        cx.syn_error(syn::Error::new(
+            b,
+            "`pos_base` belongs on a field with `pos`: it names the field the position is \
+             counted from",
+        ));
+        conflict = true;
     }
     if conflict {
         return None;
@@ -829,6 +1034,11 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
         select: a.expr("select").map(|s| s.value.clone()),
         switch_ctx: a.expr("switch_ctx").map(|s| s.value.clone()),
         size: a.expr("size").map(|s| s.value.clone()),
+        pos: a.expr("pos").map(|p| crate::ast::Position {
+            at: p.value.clone(),
+            base: None,
+        }),
+        gaps: false,
         context: None,
     })
 }

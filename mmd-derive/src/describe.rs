@@ -32,10 +32,21 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
         // A byte `rest` keeps the name it has always had in descriptors
         // (`Vec<u8>`); every other list names its element type.
         let ty = match &shape.repeat {
+            _ if shape.gaps => Literal::string("Vec<Vec<u8>>"),
             Repeat::Rest if type_text(vt) == "u8" => Literal::string("Vec<u8>"),
             _ => Literal::string(&type_text(vt)),
         };
+        let placement = match (&shape.pos, shape.gaps) {
+            (_, true) => quote!(#layout::Placement::Gaps),
+            (Some(pos), _) => {
+                let t = crate::tree::expression(p, &pos.at);
+                let base = opt_str(p, pos.base.as_ref().map(|b| b.1.clone()));
+                quote!(#layout::Placement::At { pos: #t, base: #base })
+            }
+            (None, false) => quote!(#layout::Placement::Sequential),
+        };
         let repeat = match &shape.repeat {
+            _ if shape.gaps => quote!(#layout::Repeat::Rest),
             Repeat::One => quote!(#layout::Repeat::One),
             Repeat::Count(n) => {
                 let nt = Literal::string(&type_text(n));
@@ -106,6 +117,12 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
             None => none.clone(),
         };
         let (size, layout_fn, shape_fn) = match &shape.repeat {
+            // Runs of bytes: described as bytes, by the placement.
+            _ if shape.gaps => (
+                quote!(#layout::Size::Variable),
+                quote!(|| #none),
+                quote!(<u8 as #describe>::shape),
+            ),
             // Every byte to the end: bytes, described by the `Rest` repeat.
             Repeat::Rest if crate::ast::type_text(vt) == "u8" => (
                 quote!(#layout::Size::Variable),
@@ -129,6 +146,7 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
                 repeat: #repeat,
                 presence: #presence,
                 bound: #bound,
+                placement: #placement,
                 select: #select,
                 switch_ctx: #switch,
                 context: #context,
@@ -150,6 +168,11 @@ fn field_sizes(p: &Paths, fields: &Fields, magic_len: u64) -> (TokenStream, Toke
     let mut mins = vec![quote!(#magic_len)];
     for f in &fields.fields {
         let shape = f.shape.as_ref().expect("checked");
+        if !shape.sequential() {
+            // Not in sequence: the record's size is not a sum any more.
+            sizes.push(quote!(#layout::Size::Variable));
+            continue;
+        }
         let vt = &shape.value_ty;
         let always = matches!(shape.presence, Presence::Always);
         match (&shape.repeat, always) {

@@ -36,7 +36,7 @@ fn bounds(cont: &Container, trait_path: &TokenStream, for_decode: bool) -> Vec<T
             let Some(shape) = f.shape.as_ref() else {
                 continue;
             };
-            if for_decode && shape.select.is_some() {
+            if (for_decode && shape.select.is_some()) || shape.gaps {
                 continue;
             }
             let vt = &shape.value_ty;
@@ -69,7 +69,7 @@ fn context_free_checks(cont: &Container) -> TokenStream {
             let Some(shape) = f.shape.as_ref() else {
                 continue;
             };
-            if shape.select.is_some() {
+            if shape.select.is_some() || shape.gaps {
                 continue;
             }
             let vt = &shape.value_ty;

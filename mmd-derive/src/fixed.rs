@@ -24,6 +24,7 @@ fn simple(f: &Field) -> bool {
                 && matches!(s.presence, Presence::Always)
                 && s.select.is_none()
                 && s.size.is_none()
+                && s.sequential()
                 && s.switch_ctx.is_none()
                 && s.context.is_none()
         })

@@ -20,6 +20,7 @@ fn supported(fields: &Fields) -> bool {
             matches!(s.presence, Presence::Always | Presence::If(_))
                 && !matches!(s.repeat, Repeat::Rest | Repeat::Until(_))
                 && s.size.is_none()
+                && s.sequential()
                 && s.switch_ctx.is_none()
                 && s.context.is_none()
         })

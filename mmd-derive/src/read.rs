@@ -33,6 +33,8 @@ pub fn read_fields(
     let lone = fields.is_lone();
     let pos = quote!(#input::position(&*__mmd_input));
     let bool_ty = crate::switch::bool_type();
+    // Each field's read of one value, for the positioned ones.
+    let mut positioned: Vec<TokenStream> = Vec::new();
     let reads: Vec<TokenStream> = fields
         .fields
         .iter()
@@ -52,6 +54,7 @@ pub fn read_fields(
                 None if f.from_tag => quote! { #result::<#vt>::Ok(__mmd_tag) },
                 None => quote! { <#vt as #decode<_>>::decode(__mmd_input, ctx) },
             };
+            positioned.push(one.clone());
             // One value from exactly `size` bytes.
             let sized = shape.size.as_ref().map(|e| {
                 let text = Literal::string(&crate::ast::expr_text(e));
@@ -131,6 +134,7 @@ pub fn read_fields(
         }
     };
     let runs = crate::fixed::runs(fields);
+    let mut placed = false;
     let mut i = 0;
     while i < fields.fields.len() {
         if let Some(run) = runs.iter().find(|r| r.start == i) {
@@ -148,6 +152,23 @@ pub fn read_fields(
         // is known to every expression that reads the field before the value is built.
         let f = &fields.fields[i];
         let (v, fty, read) = (&f.value_binding, f.ty, &reads[i]);
+        let shape = f.shape.as_ref().expect("checked");
+        if !shape.sequential() {
+            if !placed {
+                // Where the sequential fields end, and the input the record reaches to.
+                placed = true;
+                stmts.push(quote! {
+                    let __mmd_seq_end: u64 = #input::position(&*__mmd_input);
+                    let __mmd_in_end: u64 = #input::end(&*__mmd_input);
+                    let mut __mmd_pieces: ::std::vec::Vec<(u64, u64)> = ::std::vec::Vec::new();
+                });
+            }
+            let read = placed_read(p, fields, i, &positioned[i]);
+            stmts.push(quote! { let #v: #fty = #read; });
+            stmts.push(bind(i));
+            i += 1;
+            continue;
+        }
         stmts.push(crate::switch::capture_position(fields, i, &pos));
         stmts.push(quote! { let #v: #fty = #read; });
         stmts.push(bind(i));
@@ -162,6 +183,77 @@ pub fn read_fields(
         #construct
     };
     crate::fixed::with_fixed_path(p, fields, &build, slow)
+}
+
+/// The read of positioned field `i` (`one` reads one value from the input bounded to
+/// its region), or of the gaps field.
+fn placed_read(p: &Paths, fields: &Fields, i: usize, one: &TokenStream) -> TokenStream {
+    let Paths {
+        rt,
+        input,
+        some,
+        none,
+        ..
+    } = p;
+    let f = &fields.fields[i];
+    let shape = f.shape.as_ref().expect("checked");
+    let name = Literal::string(&f.name);
+    let here = quote!(#input::position(&*__mmd_input));
+    let Some(pos) = &shape.pos else {
+        return quote! {
+            #rt::read_gaps(__mmd_input, __mmd_seq_end, &mut __mmd_pieces)
+                .map_err(|e| e.in_field(#name))?
+        };
+    };
+    let base = match &pos.base {
+        Some((b, _)) => {
+            let id = quote::format_ident!("__mmd_pos_{}", fields.fields[*b].binding);
+            quote!(#id)
+        }
+        None => quote!(__mmd_start),
+    };
+    let size = shape.size.as_ref().expect("checked: `pos` needs `size`");
+    let pos_text = Literal::string(&crate::ast::expr_text(&pos.at));
+    let size_text = Literal::string(&crate::ast::expr_text(size));
+    let at = crate::switch::eval(p, fields, i, &pos.at, &here);
+    let n = crate::switch::eval(p, fields, i, size, &here);
+    let read_one = |wrap: TokenStream| {
+        quote! {
+            {
+                let __mmd_place = #rt::place(#here, #base, #at, #n, #pos_text, #size_text, __mmd_in_end)
+                    .map_err(#wrap)?;
+                #rt::read_at(__mmd_input, __mmd_place, #size_text, &mut __mmd_pieces, |__mmd_input| #one)
+                    .map_err(#wrap)?
+            }
+        }
+    };
+    let value = match &shape.repeat {
+        Repeat::Len(len) => {
+            let len = crate::switch::eval(p, fields, i, len, &here);
+            let one = read_one(quote!(|e| e.in_index(_index).in_field(#name)));
+            quote! {
+                {
+                    let __mmd_n = #rt::positioned_len(#here, #len, __mmd_start, __mmd_in_end)
+                        .map_err(|e| e.in_field(#name))?;
+                    let mut __mmd_items = ::std::vec::Vec::with_capacity(__mmd_n.min(4096));
+                    for _index in 0..__mmd_n {
+                        let _index: usize = _index;
+                        __mmd_items.push(#one);
+                    }
+                    __mmd_items
+                }
+            }
+        }
+        _ => read_one(quote!(|e| e.in_field(#name))),
+    };
+    match shape.presence.condition() {
+        Some(c) => {
+            let c =
+                crate::switch::eval_as(p, fields, i, c, &here, Some(&crate::switch::bool_type()));
+            quote! { if #c { #some(#value) } else { #none } }
+        }
+        None => value,
+    }
 }
 
 /// The value built from the fields' value bindings: `build { member: value, .. }` (or

@@ -30,6 +30,11 @@ fn size_fields(p: &Paths, fields: &Fields) -> TokenStream {
         let vt = &shape.value_ty;
         // The size of `__mmd_val: &FieldValue`.
         let size = match &shape.repeat {
+            // The gaps: their bytes (positioned values add their own sizes, exact unless
+            // they overlap).
+            Repeat::One if shape.gaps => quote! {
+                __mmd_val.iter().fold(0usize, |__mmd_s, __mmd_g| __mmd_s.saturating_add(__mmd_g.len()))
+            },
             Repeat::One => quote! { <#vt as #encode<_>>::size_hint(__mmd_val, ctx) },
             Repeat::Count(n) => quote! {
                 (<#n as #rt::CountInt>::SIZE as usize)

@@ -29,9 +29,17 @@ pub fn is_root(fields: &Fields, i: usize) -> bool {
             s.repeat.len_expr(),
             s.repeat.until_cond(),
             s.size.as_ref(),
+            s.pos.as_ref().map(|p| &p.at),
             s.select.as_ref(),
             s.switch_ctx.as_ref(),
         ];
+        if s.pos
+            .as_ref()
+            .and_then(|p| p.base.as_ref())
+            .is_some_and(|b| b.1 == *name)
+        {
+            return true;
+        }
         let args = s.context.iter().flat_map(|c| c.args.iter());
         exprs
             .into_iter()

@@ -178,6 +178,9 @@ fn build(p: &Paths, e: &Expr) -> Result<TokenStream, syn::Error> {
                     if is_element(&name) {
                         return Ok(quote!(#x::Element));
                     }
+                    if name == "_index" {
+                        return Ok(quote!(#x::ItemIndex));
+                    }
                     let n = Literal::string(&name);
                     quote!(#x::Name(#n))
                 }

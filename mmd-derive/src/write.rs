@@ -28,6 +28,9 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
     let here = quote!(#output::position(&*__mmd_out));
     for (i, f) in fields.fields.iter().enumerate() {
         let shape = f.shape.as_ref().expect("checked");
+        if !shape.sequential() {
+            continue;
+        }
         let name = Literal::string(&f.name);
         let b = &f.binding;
         let vt = &shape.value_ty;
@@ -188,10 +191,177 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
             stmts.push(s);
         }
     }
+    let placed = write_placed(p, fields);
     quote! {
         let mut __mmd_absent: #option<&'static str> = #none;
         #(#stmts)*
         let _ = __mmd_absent;
+        #placed
+    }
+}
+
+/// True when `fields` has positioned fields (and so a gaps field).
+pub fn has_positions(fields: &Fields) -> bool {
+    fields
+        .fields
+        .iter()
+        .any(|f| f.shape.as_ref().is_some_and(|s| s.pos.is_some()))
+}
+
+/// After the sequential fields: the positioned values, each at its place, and the gaps
+/// between them (`rt::write_placed`), `__mmd_out` being the record's `rt::Tee`.
+fn write_placed(p: &Paths, fields: &Fields) -> TokenStream {
+    if !has_positions(fields) {
+        return quote!();
+    }
+    let Paths {
+        rt,
+        encode,
+        selected,
+        output,
+        err,
+        ok,
+        some,
+        none,
+        result,
+        ..
+    } = p;
+    let here = quote!(#output::position(&*__mmd_out));
+    let mut collect = Vec::new();
+    let mut arms = Vec::new();
+    let mut names = Vec::new();
+    let mut gaps = None;
+    let mut k = 0usize;
+    for (i, f) in fields.fields.iter().enumerate() {
+        let shape = f.shape.as_ref().expect("checked");
+        let b = &f.binding;
+        let name = Literal::string(&f.name);
+        if shape.gaps {
+            gaps = Some((b.clone(), name));
+            continue;
+        }
+        let Some(pos) = &shape.pos else { continue };
+        let vt = &shape.value_ty;
+        let size = shape.size.as_ref().expect("checked: `pos` needs `size`");
+        let base = match &pos.base {
+            Some((bi, _)) => {
+                let id = quote::format_ident!("__mmd_pos_{}", fields.fields[*bi].binding);
+                quote!(#id)
+            }
+            None => quote!(__mmd_start),
+        };
+        let pos_text = Literal::string(&expr_text(&pos.at));
+        let size_text = Literal::string(&expr_text(size));
+        let at = crate::switch::eval(p, fields, i, &pos.at, &here);
+        let n = crate::switch::eval(p, fields, i, size, &here);
+        let list = matches!(shape.repeat, Repeat::Len(_));
+        let wrap = if list {
+            quote!(|e| e.in_index(_index).in_field(#name))
+        } else {
+            quote!(|e| e.in_field(#name))
+        };
+        let push = quote! {
+            {
+                let (__mmd_at, __mmd_n) = #rt::place(#here, #base, #at, #n, #pos_text, #size_text, ::core::primitive::u64::MAX)
+                    .map_err(#wrap)?;
+                __mmd_pieces.push(#rt::Piece { at: __mmd_at, size: __mmd_n, field: #k, index: _index });
+            }
+        };
+        let each = match &shape.repeat {
+            Repeat::Len(len) => {
+                let text = Literal::string(&expr_text(len));
+                let len = crate::switch::eval(p, fields, i, len, &here);
+                quote! {
+                    #rt::check_len(__mmd_val.len(), #here, #len, #text).map_err(|e| e.in_field(#name))?;
+                    for _index in 0..__mmd_val.len() {
+                        let _index: usize = _index;
+                        #push
+                    }
+                }
+            }
+            _ => quote! {
+                let _index: usize = 0;
+                #push
+            },
+        };
+        // The value to write, `__mmd_val`, for element `__mmd_i`.
+        let (collect_stmt, value) = match &shape.presence {
+            crate::ast::Presence::If(c) => {
+                let text = Literal::string(&expr_text(c));
+                let c = bool_cond(p, fields, i, c, &here);
+                (
+                    quote! {
+                        match (#c, #b) {
+                            (true, #some(__mmd_val)) => { #each }
+                            (false, #none) => {}
+                            (_, __mmd_opt) => {
+                                return #err(#rt::presence_mismatch(#here, #text, __mmd_opt.is_some())
+                                    .in_field(#name));
+                            }
+                        }
+                    },
+                    quote! {
+                        match #b {
+                            #some(__mmd_v) => __mmd_v,
+                            #none => return #ok(()),
+                        }
+                    },
+                )
+            }
+            _ => (quote! { { let __mmd_val = #b; #each } }, quote!(#b)),
+        };
+        let elem = if list {
+            quote!(&(#value)[__mmd_i])
+        } else {
+            quote!(#value)
+        };
+        let one = match &shape.select {
+            Some(sel) => {
+                let text = Literal::string(&expr_text(sel));
+                let sel = crate::switch::eval(p, fields, i, sel, &here);
+                quote! {
+                    {
+                        let __mmd_want = #sel;
+                        let __mmd_have = #selected::selector(__mmd_val);
+                        if __mmd_want != __mmd_have {
+                            #err(#rt::selector_mismatch(#here, #text, __mmd_want, __mmd_have))
+                        } else {
+                            <#vt as #encode<_>>::encode(__mmd_val, __mmd_out, ctx)
+                        }
+                    }
+                }
+            }
+            None => quote! { <#vt as #encode<_>>::encode(__mmd_val, __mmd_out, ctx) },
+        };
+        collect.push(collect_stmt);
+        arms.push(quote! {
+            #k => {
+                let __mmd_val: &#vt = #elem;
+                #one
+            }
+        });
+        let list_lit = list;
+        names.push(quote!((#name, #list_lit)));
+        k += 1;
+    }
+    let (gb, gname) = gaps.expect("checked: positioned fields come with a gaps field");
+    quote! {
+        let mut __mmd_pieces: ::std::vec::Vec<#rt::Piece> = ::std::vec::Vec::new();
+        #(#collect)*
+        #rt::write_placed(
+            __mmd_out,
+            __mmd_pieces,
+            #gb,
+            #gname,
+            &[#(#names),*],
+            |__mmd_out: &mut dyn #output, __mmd_k: usize, __mmd_i: usize| -> #result<()> {
+                let _ = __mmd_i;
+                match __mmd_k {
+                    #(#arms)*
+                    _ => #ok(()),
+                }
+            },
+        )?;
     }
 }
 
@@ -308,8 +478,18 @@ pub fn expand(cont: &Container) -> TokenStream {
             }
         }
     };
+    // A record with positioned fields writes through a `Tee`, which keeps what it wrote
+    // for the positioned values that overlap it.
+    let tee = match &cont.data {
+        Data::Struct(fields) if has_positions(fields) => quote! {
+            let mut __mmd_tee = #rt::Tee::new(__mmd_out);
+            let __mmd_out = &mut __mmd_tee;
+        },
+        _ => quote!(),
+    };
     quote! {
         let __mmd_start = #output::position(&*__mmd_out);
+        #tee
         #magic
         #body
         #ok(())

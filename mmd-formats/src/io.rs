@@ -104,6 +104,19 @@ pub trait Input {
             "an input that does not implement `Input::set_end`",
         ))
     }
+
+    /// Moves the position to `pos` (at most [`Input::end`]), for a field read at a
+    /// position of its own (`#[mmd(pos = expr)]`) and for the way back after it. By
+    /// default an input cannot seek: the call fails, and a positioned field cannot be read
+    /// from it.
+    fn seek(&mut self, pos: u64) -> Result<()> {
+        let _ = pos;
+        Err(Error::invalid(
+            self.position(),
+            "an input that can seek, for a field read at a position of its own",
+            "an input that does not implement `Input::seek`",
+        ))
+    }
 }
 
 /// An [`Input`] over a byte slice: the fast path for files already in memory.
@@ -227,6 +240,19 @@ impl Input for SliceInput<'_> {
             )),
         }
     }
+    fn seek(&mut self, pos: u64) -> Result<()> {
+        match usize::try_from(pos) {
+            Ok(p) if p <= self.data.len() => {
+                self.rest = &self.data[p..];
+                Ok(())
+            }
+            _ => Err(Error::truncated(
+                self.position(),
+                pos.saturating_sub(self.position()),
+                self.end(),
+            )),
+        }
+    }
 }
 
 /// An [`Input`] over any `Read + Seek` stream (used by the binrw impls).
@@ -280,6 +306,20 @@ impl<R: Read + Seek + ?Sized> Input for IoInput<'_, R> {
             return Err(Error::truncated(self.pos, 0, self.end));
         }
         Ok(std::mem::replace(&mut self.end, end))
+    }
+    fn seek(&mut self, pos: u64) -> Result<()> {
+        if pos > self.end {
+            return Err(Error::truncated(
+                self.pos,
+                pos.saturating_sub(self.pos),
+                self.end,
+            ));
+        }
+        self.reader
+            .seek(SeekFrom::Start(pos))
+            .map_err(|e| Error::new(self.pos, ErrorKind::Io(e)))?;
+        self.pos = pos;
+        Ok(())
     }
 }
 

@@ -227,6 +227,9 @@ pub struct FieldLayout {
     /// to them (reading past them is an error at the value); the value's type accounts for
     /// every byte (ending in a [`Repeat::Rest`] field to keep the ones it does not use).
     pub bound: Option<Expression>,
+    /// Where the field is read: in sequence (most fields), at a position of its own, or
+    /// as the bytes between positioned fields.
+    pub placement: Placement,
     /// For a field whose enum is selected by earlier fields: the selecting expression.
     pub select: Option<Expression>,
     /// When the context changes after this field: the switch as written
@@ -236,6 +239,30 @@ pub struct FieldLayout {
     /// the expressions (over earlier fields) passed as its parameters. `None` for a switch
     /// given as an opaque expression (`#[mmd(switch_ctx = expr)]`).
     pub context: Option<ContextSwitch>,
+}
+
+/// Where a field's bytes are.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Placement {
+    /// In sequence: after the field before it.
+    Sequential,
+    /// At a position of its own (`#[mmd(pos = expr, size = expr)]`, Kaitai's `pos:`
+    /// instances): each value is read from the [`FieldLayout::bound`] bytes at `pos` (an
+    /// offset from the record's first byte, or from the start of the field `base`), after
+    /// the sequential fields, without moving their position. For a list, `pos` and the
+    /// size name the element's index ([`Expr::ItemIndex`]). Positioned values lie in any
+    /// order, may overlap each other and the sequential fields, and leave holes that the
+    /// record's [`Placement::Gaps`] field keeps.
+    At {
+        /// The position.
+        pos: Expression,
+        /// The field the position is relative to (`None`: the record's first byte).
+        base: Option<&'static str>,
+    },
+    /// The bytes from the end of the sequential fields to the end of the input that no
+    /// positioned value holds, as runs in file order (`#[mmd(gaps)]`, a `Vec<Vec<u8>>`):
+    /// what makes a file with junk between its positioned parts round-trip.
+    Gaps,
 }
 
 /// A switch to a declared context (`#[mmd(context = Ctx(arg, ...))]`).
@@ -285,6 +312,9 @@ pub enum Expr {
     Name(&'static str),
     /// The element just read, in the condition of [`Repeat::Until`] (Kaitai's `_`).
     Element,
+    /// The index of the element being placed (`_index`, Kaitai's `_index`), in the
+    /// position and size of a positioned list ([`Placement::At`]).
+    ItemIndex,
     /// A member of the context in force (`ctx.bones`).
     Ctx(&'static str),
     /// A field of a record value (`header.globals`; `pair.0` as `"0"`).

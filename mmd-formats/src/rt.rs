@@ -1078,3 +1078,355 @@ where
     let mut input = IoInput::new(reader)?;
     Ok(T::decode_selected(&mut input, ctx, sel)?)
 }
+
+// ---- positioned fields (`#[mmd(pos = expr, size = expr)]`) and the gaps between them ----
+
+/// Where a positioned value lies: `at` its first byte (absolute in the input or output),
+/// `size` its length, `field` which positioned field of the record it belongs to (0 for
+/// the first) and `index` which element of it (0 for a field of one value).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Piece {
+    /// The first byte.
+    pub at: u64,
+    /// The number of bytes.
+    pub size: u64,
+    /// The positioned field (0 for the record's first).
+    pub field: usize,
+    /// The element of that field (0 for a field of one value).
+    pub index: usize,
+}
+
+/// The region of a positioned value: `base` (the record's first byte, or the start of
+/// the field its positions are relative to) plus the position `pos`, `size` bytes long,
+/// which must lie inside `[0, end)`. `here` is where the error points when the position
+/// or size is not a length.
+pub fn place<P: ToLen, L: ToLen>(
+    here: u64,
+    base: u64,
+    pos: P,
+    size: L,
+    pos_text: &str,
+    size_text: &str,
+    end: u64,
+) -> Result<(u64, u64)> {
+    let p = pos.to_len().map_err(|found| {
+        Error::invalid(
+            here,
+            format!("a position of 0 or more (`{pos_text}`)"),
+            found,
+        )
+    })?;
+    let n = size.to_len().map_err(|found| {
+        Error::invalid(here, format!("a size of 0 or more (`{size_text}`)"), found)
+    })?;
+    let at = base.saturating_add(p);
+    if at > end || n > end - at {
+        return Err(Error::invalid(
+            at.min(end),
+            format!(
+                "{n} bytes at offset {at:#x} (`{pos_text}` from {base:#x}, size `{size_text}`), \
+                 inside the input, which ends at {end:#x}"
+            ),
+            format!(
+                "a region that ends at {:#x}, past the end",
+                u128::from(at) + u128::from(n)
+            ),
+        ));
+    }
+    Ok((at, n))
+}
+
+/// The number of elements of a positioned list (`len = expr` with `pos`), at most one
+/// per byte of the input from `start` to `end`: positioned elements may overlap, so the
+/// bytes do not bound their number otherwise, and a hostile count must not make the
+/// reader loop or allocate without end.
+pub fn positioned_len<L: ToLen>(here: u64, len: L, start: u64, end: u64) -> Result<usize> {
+    let n = len_of(len, here)?;
+    let bytes = end.saturating_sub(start);
+    if n > bytes {
+        return Err(Error::invalid(
+            here,
+            format!(
+                "at most {bytes} positioned elements (one per byte of the input from \
+                 {start:#x} to {end:#x})"
+            ),
+            format!("{n} elements"),
+        ));
+    }
+    Ok(n as usize)
+}
+
+/// Reads one value from the region `(at, size)` (see [`place`]) without moving the
+/// sequential position: the input is sent there, bounded to the region while `read`
+/// runs (the value must account for every byte, as with `size`), then sent back. The
+/// region is noted in `pieces` for [`read_gaps`].
+pub fn read_at<T, I: Input + ?Sized>(
+    input: &mut I,
+    (at, size): (u64, u64),
+    size_text: &str,
+    pieces: &mut Vec<(u64, u64)>,
+    read: impl FnOnce(&mut I) -> Result<T>,
+) -> Result<T> {
+    let back = input.position();
+    let end = at + size;
+    input.seek(at)?;
+    let old = input.set_end(end)?;
+    let value = read(input);
+    let left = input.remaining();
+    let stop = input.position();
+    input.set_end(old)?;
+    input.seek(back)?;
+    let value = value.map_err(|e| e.past_region(end, size_text))?;
+    if left != 0 {
+        return Err(Error::inconsistent(
+            stop,
+            format!(
+                "a value that takes all {size} bytes of its size (`{size_text}`); a type that \
+                 keeps bytes it does not read ends with a `rest` field"
+            ),
+            format!("one that ends {left} bytes before"),
+        ));
+    }
+    pieces.push((at, end));
+    Ok(value)
+}
+
+/// The bytes from `from` (where the sequential fields end) to the end of the input that
+/// no positioned value in `pieces` holds, as runs in file order (none empty), each read
+/// from the input; the position is left at the end of the input.
+pub fn read_gaps<I: Input + ?Sized>(
+    input: &mut I,
+    from: u64,
+    pieces: &mut [(u64, u64)],
+) -> Result<Vec<Vec<u8>>> {
+    let end = input.end();
+    pieces.sort_unstable();
+    let mut runs = Vec::new();
+    let mut c = from;
+    for &(a, b) in pieces.iter() {
+        if a > c {
+            runs.push((c, a));
+        }
+        c = c.max(b);
+    }
+    if end > c {
+        runs.push((c, end));
+    }
+    let mut gaps = Vec::with_capacity(runs.len());
+    for (i, (a, b)) in runs.into_iter().enumerate() {
+        input.seek(a)?;
+        gaps.push(input.read_vec(b - a).map_err(|e| e.in_index(i))?);
+    }
+    input.seek(end)?;
+    Ok(gaps)
+}
+
+/// An [`Output`] that passes everything on to `inner` and keeps a copy of the bytes
+/// written through it, so that a positioned value written over bytes already written
+/// (by a sequential field or another positioned value) can be checked against them.
+#[derive(Debug)]
+pub struct Tee<'o, O: ?Sized> {
+    inner: &'o mut O,
+    start: u64,
+    bytes: Vec<u8>,
+}
+
+impl<'o, O: Output + ?Sized> Tee<'o, O> {
+    /// Starts keeping the bytes written to `inner` from its current position.
+    pub fn new(inner: &'o mut O) -> Self {
+        let start = inner.position();
+        Tee {
+            inner,
+            start,
+            bytes: Vec::new(),
+        }
+    }
+}
+
+impl<O: Output + ?Sized> Output for Tee<'_, O> {
+    #[inline]
+    fn position(&self) -> u64 {
+        self.inner.position()
+    }
+    #[inline]
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        self.inner.write_bytes(bytes)?;
+        self.bytes.extend_from_slice(bytes);
+        Ok(())
+    }
+    #[inline]
+    fn enter(&mut self, seg: Segment) {
+        self.inner.enter(seg);
+    }
+    #[inline]
+    fn leave(&mut self) {
+        self.inner.leave();
+    }
+    #[inline]
+    fn records_spans(&self) -> bool {
+        self.inner.records_spans()
+    }
+}
+
+/// Writes the positioned values `pieces` at their positions, after the sequential fields
+/// (written to `out` already), and `gaps` into the holes between them, as reading would
+/// find them again:
+///
+/// * the pieces go in the order of their positions (the first declared first among equal
+///   ones); a piece that starts where the bytes written so far end is written there; one
+///   that starts past that end needs the next gap, which must fill the hole exactly; one
+///   that starts before it (it overlaps the sequential fields or an earlier piece) is
+///   written to a buffer and must agree with every byte already written, only its bytes
+///   past the end being added;
+/// * each piece must write exactly its size;
+/// * after the last piece, at most one gap may be left: the bytes up to the end.
+///
+/// `fields` names the positioned fields (and whether each is a list, for the paths);
+/// `write(out, field, index)` writes one value. Every mismatch is an error naming the
+/// field and the offset, never bytes written where reading would not find them.
+pub fn write_placed<O: Output + ?Sized>(
+    out: &mut Tee<'_, O>,
+    mut pieces: Vec<Piece>,
+    gaps: &[Vec<u8>],
+    gaps_name: &'static str,
+    fields: &[(&'static str, bool)],
+    mut write: impl FnMut(&mut dyn Output, usize, usize) -> Result<()>,
+) -> Result<()> {
+    pieces.sort_by_key(|p| p.at);
+    let gap_error = |k: usize, e: Error| e.in_index(k).in_field(gaps_name);
+    if let Some(k) = gaps.iter().position(Vec::is_empty) {
+        return Err(gap_error(
+            k,
+            Error::inconsistent(
+                out.position(),
+                "a gap of at least one byte (reading finds no empty gap)",
+                "an empty gap",
+            ),
+        ));
+    }
+    let mut next_gap = 0usize;
+    for p in pieces {
+        let (name, list) = fields.get(p.field).copied().unwrap_or(("?", false));
+        let wrap = |e: Error| {
+            let e = if list { e.in_index(p.index) } else { e };
+            e.in_field(name)
+        };
+        let c = out.position();
+        if p.at > c {
+            let hole = p.at - c;
+            let Some(g) = gaps.get(next_gap) else {
+                return Err(Error::inconsistent(
+                    c,
+                    format!(
+                        "a gap of {hole} bytes for the hole from {c:#x} to {:#x}, before the \
+                         positioned value there",
+                        p.at
+                    ),
+                    format!("no gap left ({} given)", gaps.len()),
+                )
+                .in_field(gaps_name));
+            };
+            if g.len() as u64 != hole {
+                return Err(gap_error(
+                    next_gap,
+                    Error::inconsistent(
+                        c,
+                        format!(
+                            "{hole} bytes, the hole from {c:#x} to the positioned value at {:#x}",
+                            p.at
+                        ),
+                        format!("{} bytes", g.len()),
+                    ),
+                ));
+            }
+            out.enter(Segment::Field(gaps_name));
+            out.enter(Segment::Index(next_gap));
+            let r = out.write_bytes(g);
+            out.leave();
+            out.leave();
+            r?;
+            next_gap += 1;
+        }
+        let c = out.position();
+        let enter = |out: &mut Tee<'_, O>| {
+            out.enter(Segment::Field(name));
+            if list {
+                out.enter(Segment::Index(p.index));
+            }
+        };
+        let leave = |out: &mut Tee<'_, O>| {
+            if list {
+                out.leave();
+            }
+            out.leave();
+        };
+        let wrong_size = |wrote: u64| {
+            wrap(Error::inconsistent(
+                p.at,
+                format!("a value of {} bytes (its size) at {:#x}", p.size, p.at),
+                format!("one of {wrote} bytes"),
+            ))
+        };
+        if p.at == c {
+            enter(out);
+            let r = write(out, p.field, p.index);
+            leave(out);
+            r.map_err(wrap)?;
+            let wrote = out.position() - c;
+            if wrote != p.size {
+                return Err(wrong_size(wrote));
+            }
+        } else {
+            // Over bytes already written: they must agree.
+            let mut buf = Vec::new();
+            write(&mut buf, p.field, p.index).map_err(|e| wrap(e.offset_by(p.at)))?;
+            if buf.len() as u64 != p.size {
+                return Err(wrong_size(buf.len() as u64));
+            }
+            let from = (p.at - out.start) as usize;
+            let have = out.bytes.get(from..).unwrap_or(&[]);
+            let n = have.len().min(buf.len());
+            if let Some(k) = (0..n).find(|&k| have[k] != buf[k]) {
+                return Err(wrap(Error::inconsistent(
+                    p.at + k as u64,
+                    format!(
+                        "byte {:#04x}, already written there (the positioned value at {:#x} \
+                         overlaps bytes written before it, which it must agree with)",
+                        have[k], p.at
+                    ),
+                    format!("byte {:#04x}", buf[k]),
+                )));
+            }
+            if buf.len() > n {
+                enter(out);
+                let r = out.write_bytes(&buf[n..]);
+                leave(out);
+                r?;
+            }
+        }
+    }
+    match gaps.len().saturating_sub(next_gap) {
+        0 => {}
+        1 => {
+            let g = &gaps[next_gap];
+            out.enter(Segment::Field(gaps_name));
+            out.enter(Segment::Index(next_gap));
+            let r = out.write_bytes(g);
+            out.leave();
+            out.leave();
+            r?;
+        }
+        left => {
+            return Err(gap_error(
+                next_gap + 1,
+                Error::inconsistent(
+                    out.position(),
+                    "at most one gap after the last positioned value (the bytes up to the \
+                     end); each other gap fills a hole before a positioned value",
+                    format!("{left} gaps left"),
+                ),
+            ))
+        }
+    }
+    Ok(())
+}

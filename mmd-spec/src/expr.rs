@@ -44,6 +44,11 @@ pub trait Env {
     fn element(&self) -> Option<Shape> {
         None
     }
+    /// In the position and size of a positioned list, how the index of the element being
+    /// placed is written ([`Expr::ItemIndex`]). By default, not in one.
+    fn item_index(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The environment of an `until` condition: `inner`'s, with the element just read.
@@ -75,6 +80,9 @@ impl Env for WithElement<'_> {
     }
     fn element(&self) -> Option<Shape> {
         Some(self.shape)
+    }
+    fn item_index(&self) -> Option<String> {
+        self.inner.item_index()
     }
 }
 
@@ -153,6 +161,7 @@ pub fn ty_of(env: &dyn Env, e: &Expr) -> Option<Ty> {
         Expr::Bytes(_) | Expr::Flag { .. } => return None,
         Expr::Name(n) => return env.name_ty(n),
         Expr::Element => Ty::Value(env.element()?).kind(),
+        Expr::ItemIndex => Ty::Unsigned,
         Expr::Ctx(m) => return env.ctx_ty(m),
         Expr::Field(base, name) => match ty_of(env, base)? {
             Ty::Value(Shape::Type(l)) => match &l.body {
@@ -360,6 +369,12 @@ fn translate_e(env: &dyn Env, e: &Expr) -> Result<V, String> {
             Some(_) => Ok(atom("_".to_string())),
             None => Err("the element just read is named only in an `until` condition".to_string()),
         },
+        Expr::ItemIndex => match env.item_index() {
+            Some(i) => Ok(atom(i)),
+            None => Err(
+                "`_index` is named only in the position and size of a positioned list".to_string(),
+            ),
+        },
         Expr::Name(n) => match env.field(n) {
             Some((text, Some(ty))) => Ok(V::Flags { text, ty }),
             Some((text, None)) if is_path(&text) => Ok(atom(text)),
@@ -514,6 +529,7 @@ pub fn mentions_ctx(e: &Expr) -> bool {
         | Expr::Bytes(_)
         | Expr::Name(_)
         | Expr::Element
+        | Expr::ItemIndex
         | Expr::Flag { .. } => false,
         Expr::Field(a, _) | Expr::Unary(_, a) | Expr::Cast(a, _) => mentions_ctx(a),
         Expr::Index(a, b) | Expr::Binary(_, a, b) => mentions_ctx(a) || mentions_ctx(b),

@@ -91,4 +91,14 @@ impl Input for CutInput<'_> {
         }
         Ok(std::mem::replace(&mut self.end, end))
     }
+    fn seek(&mut self, pos: u64) -> Result<()> {
+        if pos > self.end {
+            return Err(Error::truncated(
+                self.position(),
+                pos.saturating_sub(self.position()),
+                self.end,
+            ));
+        }
+        self.inner.seek(pos)
+    }
 }

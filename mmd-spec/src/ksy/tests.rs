@@ -35,6 +35,7 @@ const fn field(
         repeat,
         presence,
         bound: None,
+        placement: mmd_formats::layout::Placement::Sequential,
         select: None,
         switch_ctx,
         context: None,
