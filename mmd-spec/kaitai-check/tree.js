@@ -7,8 +7,10 @@
 //
 // The tree holds every attribute of every `seq`, guided by the grammar: an object per user
 // type (keyed by attribute id, in `seq` order, absent attributes left out), an array per
-// repeated attribute, numbers, strings, and byte arrays as lower-case hex. Instances are
-// left out (they are computed, not read). The grammar is compiled in debug mode, which
+// repeated attribute, numbers, strings, and byte arrays as lower-case hex. Computed
+// instances (`value:`) are left out; instances read from the stream (positioned fields,
+// `pos:`) are in, and a grammar whose root names a field with `-mmd-gaps` gets the runs of
+// bytes after the seq that no instance read, as hex, under that name. The grammar is compiled in debug mode, which
 // records where each attribute was read: Kaitai's JavaScript runtime reads a 64-bit
 // integer into a double (exact only up to 2^53), so a `u8`/`s8` attribute is read again
 // from its bytes as a BigInt and printed with every digit. Nothing here knows a format: mmd-spec's
@@ -109,7 +111,32 @@ function record(obj, def, types, ctx) {
       ? v.map((x, i) => value(x, attr, types, ctx, d && d.arr ? d.arr[i] : undefined))
       : value(v, attr, types, ctx, d);
   }
+  // Instances read from the stream (not computed with `value:`): positioned fields. Each
+  // one with `pos:` notes the bytes it read, for the gaps.
+  for (const [id, inst] of Object.entries(def.instances || {})) {
+    if ('value' in inst) continue;
+    const v = obj[camel(id)];
+    if (v === undefined || v === null) continue;
+    const d = dbg['_m_' + camel(id)];
+    if ('pos' in inst && d && d.end !== undefined) {
+      ctx.read.push([d.ioOffset + d.start, d.ioOffset + d.end]);
+    }
+    const attr = Object.assign({ id }, inst);
+    out[id] = inst.repeat ? v.map((x) => value(x, attr, types, ctx)) : value(v, attr, types, ctx);
+  }
   return out;
+}
+
+// The runs of bytes from `from` to `end` that no range in `read` holds, as hex.
+function gaps(bytes, from, end, read) {
+  const runs = [];
+  let c = from;
+  for (const [a, b] of read.slice().sort((x, y) => x[0] - y[0] || x[1] - y[1])) {
+    if (a > c) runs.push(hex(bytes.subarray(c, a)));
+    c = Math.max(c, b);
+  }
+  if (end > c) runs.push(hex(bytes.subarray(c, end)));
+  return runs;
 }
 
 async function main() {
@@ -133,12 +160,20 @@ async function main() {
       const io = new KaitaiStream(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.length));
       const parsed = new cls(io);
       parsed._read(); // debug mode: the constructor does not read
+      const seqEnd = io.pos;
       out.leftover = io.size - io.pos;
       const ctx = {
         endian: (ksy.meta && ksy.meta.endian) || 'le',
         view: new DataView(buf.buffer, buf.byteOffset, buf.length),
+        read: [],
       };
       out.tree = record(parsed, ksy, types, ctx);
+      // A grammar with positioned instances names (`-mmd-gaps`) the field that keeps the
+      // bytes after the seq that no instance read: they are the rest of the file.
+      if (ksy['-mmd-gaps']) {
+        out.tree[ksy['-mmd-gaps']] = gaps(new Uint8Array(buf.buffer, buf.byteOffset, buf.length), seqEnd, io.size, ctx.read);
+        out.leftover = 0;
+      }
       out.ok = out.leftover === 0;
       if (!out.ok) out.error = `parse stopped ${out.leftover} byte(s) before the end of the file`;
     } catch (e) {

@@ -3,8 +3,8 @@
 
 use crate::Spec;
 use mmd_formats::layout::{
-    Body, ContextLayout, ContextRole, FieldLayout, IndexSign, LeafKind, LeafLayout, Presence, Prim,
-    Repeat, Shape, Size, TagSource, TypeLayout, TEXT_FALLBACK,
+    Body, ContextLayout, ContextRole, FieldLayout, IndexSign, LeafKind, LeafLayout, Placement,
+    Presence, Prim, Repeat, Shape, Size, TagSource, TypeLayout, TEXT_FALLBACK,
 };
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -125,6 +125,12 @@ fn byte_rest(f: &FieldLayout) -> bool {
 
 /// `root`: the field is one of the whole file's, whose input ends where the file does.
 fn field_size(f: &FieldLayout, root: bool) -> String {
+    if let Placement::Gaps = f.placement {
+        return "every byte after the sequential fields that no positioned field holds, as \
+                runs in file order (a run before each positioned value that does not start \
+                where the bytes before it end, and one to the end)"
+            .to_string();
+    }
     let one = match f.bound {
         Some(e) => format!("exactly `{e}`"),
         None => size_text(f.size),
@@ -152,6 +158,9 @@ fn field_size(f: &FieldLayout, root: bool) -> String {
 }
 
 fn field_type(f: &FieldLayout) -> String {
+    if let Placement::Gaps = f.placement {
+        return "bytes[]".to_string();
+    }
     match f.repeat {
         Repeat::One => format!("`{}`", f.ty),
         Repeat::Rest if byte_rest(f) => "bytes".to_string(),
@@ -173,6 +182,24 @@ fn shape_item(shape: Shape) -> Option<Item> {
 
 fn condition(f: &FieldLayout, queue: &mut Vec<Item>) -> String {
     let mut parts = Vec::new();
+    match f.placement {
+        Placement::Sequential => {}
+        Placement::At { pos, base } => {
+            let from = match base {
+                Some(b) => format!("the start of `{b}`"),
+                None => "the record's first byte".to_string(),
+            };
+            let each = if matches!(f.repeat, Repeat::One) {
+                ""
+            } else {
+                " (each element's own, `_index` its index)"
+            };
+            parts.push(format!(
+                "at offset `{pos}`{each} from {from}, read after the sequential fields"
+            ));
+        }
+        Placement::Gaps => parts.push("kept, for writing back".to_string()),
+    }
     match f.presence {
         Presence::Always => {}
         Presence::If(c) => parts.push(format!("if `{c}`")),
@@ -206,7 +233,9 @@ fn fixed_offsets(fields: &[FieldLayout], start: u64) -> Option<Vec<u64>> {
     let mut out = Vec::new();
     for f in fields {
         match (f.size, f.repeat, f.presence) {
-            (Size::Fixed(n), Repeat::One, Presence::Always) if f.select.is_none() => {
+            (Size::Fixed(n), Repeat::One, Presence::Always)
+                if f.select.is_none() && f.placement == Placement::Sequential =>
+            {
                 out.push(at);
                 at += n;
             }

@@ -11,8 +11,8 @@
 
 use crate::Spec;
 use mmd_formats::layout::{
-    Body, FieldLayout, IndexSign, LeafKind, Presence, Prim, Repeat, Shape, TagSource, TypeLayout,
-    VariantLayout,
+    Body, FieldLayout, IndexSign, LeafKind, Placement, Presence, Prim, Repeat, Shape, TagSource,
+    TypeLayout, VariantLayout,
 };
 use std::fmt::Write;
 
@@ -45,6 +45,17 @@ impl J {
             m.push((key.to_string(), value));
         }
         self
+    }
+
+    /// `text` as the `$comment`, after the one there is, if any.
+    fn commented(mut self, text: String) -> J {
+        if let J::Obj(m) = &mut self {
+            if let Some((_, J::Str(c))) = m.iter_mut().find(|(k, _)| k == "$comment") {
+                *c = format!("{c}; {text}");
+                return self;
+            }
+        }
+        self.with("$comment", J::Str(text))
     }
 
     fn described(self, doc: &str) -> J {
@@ -266,6 +277,34 @@ impl Render {
     }
 
     fn field(&mut self, f: &FieldLayout) -> J {
+        match f.placement {
+            Placement::Gaps => {
+                return obj(vec![("type", s("array")), ("items", hex(None))])
+                    .with(
+                        "$comment",
+                        s(
+                            "the runs of bytes after the sequential fields that no positioned \
+                           field holds, in file order, none empty",
+                        ),
+                    )
+                    .described(f.doc)
+            }
+            Placement::At { pos, base } => {
+                let from = base.map_or(String::new(), |b| format!(" from the start of `{b}`"));
+                let v = self.field_value(f);
+                return v
+                    .commented(format!(
+                        "read at offset `{pos}`{from}, from exactly `{}` bytes",
+                        f.bound.map_or("?", |b| b.text)
+                    ))
+                    .described(f.doc);
+            }
+            Placement::Sequential => {}
+        }
+        self.field_value(f).described(f.doc)
+    }
+
+    fn field_value(&mut self, f: &FieldLayout) -> J {
         let one = self.shape((f.shape)());
         let mut v = match f.repeat {
             Repeat::One => one,
@@ -304,7 +343,7 @@ impl Render {
             )])
             .with("$comment", s("null when the file ends before it")),
         };
-        v.described(f.doc)
+        v
     }
 
     /// An object of `fields` (with the signature first), or the lone field itself.

@@ -1017,3 +1017,117 @@ fn a_default_variant_keeps_unknown_tags_alike() {
     );
     cross_check::<KeptChunks>("kept_chunks", &[&a, &b]);
 }
+
+// ---- positioned fields and the gaps between them (issue 29 item 2) ----
+
+/// A directory entry: an image's size and absolute offset.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct PosEntry {
+    /// A byte of the entry's own.
+    width: u8,
+    /// The image's size.
+    size: u32,
+    /// The image's offset from the start of the file.
+    offset: u32,
+}
+
+/// An image: a kind byte, then its bytes.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct PosImage {
+    /// The kind.
+    kind: u8,
+    /// The rest of it.
+    #[mmd(rest)]
+    data: Vec<u8>,
+}
+
+/// A profile: its bytes.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct PosProfile {
+    /// Every byte of it.
+    #[mmd(rest)]
+    bytes: Vec<u8>,
+}
+
+/// A header whose profile offset counts from its first byte.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct PosInfo {
+    /// The profile's offset from this header's first byte.
+    profile_offset: u32,
+    /// The profile's size (0: none).
+    profile_size: u32,
+}
+
+/// An ICO-like file: images where the directory says, in any order, with junk between;
+/// and a profile at an offset from the info header.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(
+    magic = b"PS",
+    file(id = "positions", title = "Positions", application = "tests")
+)]
+struct Positions {
+    /// The number of images.
+    count: u8,
+    /// The info header.
+    info: PosInfo,
+    /// The directory.
+    #[mmd(len = count)]
+    entries: Vec<PosEntry>,
+    /// The images.
+    #[mmd(len = count, pos = entries[_index].offset, size = entries[_index].size)]
+    images: Vec<PosImage>,
+    /// The profile, when there is one.
+    #[mmd(
+        if = info.profile_size > 0,
+        pos = info.profile_offset,
+        pos_base = info,
+        size = info.profile_size
+    )]
+    profile: Option<PosProfile>,
+    /// The bytes no other field holds.
+    #[mmd(gaps)]
+    gaps: Vec<Vec<u8>>,
+}
+
+#[test]
+fn positioned_fields_and_their_gaps_read_alike() {
+    // 2 magic + 1 count + 8 info + 2 × 9 entries = 29 bytes of sequence.
+    let mut a = b"PS".to_vec();
+    a.push(2);
+    a.extend(9u32.to_le_bytes()); // the profile at info (3) + 9 = 12: the first entry's size
+    a.extend(2u32.to_le_bytes());
+    a.push(1);
+    a.extend(3u32.to_le_bytes());
+    a.extend(36u32.to_le_bytes());
+    a.push(2);
+    a.extend(2u32.to_le_bytes());
+    a.extend(31u32.to_le_bytes());
+    a.extend([0xEE, 0xEE]); // 29-30 junk
+    a.extend([5, 0xB1]); // 31-32 image 1
+    a.extend([0xDD, 0xDD, 0xDD]); // 33-35 junk
+    a.extend([4, 0xA1, 0xA2]); // 36-38 image 0
+    a.push(0xCC); // trailing junk
+                  // No profile, no images, trailing bytes only.
+    let mut b = b"PS".to_vec();
+    b.push(0);
+    b.extend([0; 8]);
+    b.extend([1, 2, 3]);
+    // Back to back to the end: no gaps.
+    let mut c = b"PS".to_vec();
+    c.push(1);
+    c.extend(0u32.to_le_bytes());
+    c.extend(0u32.to_le_bytes());
+    c.push(9);
+    c.extend(2u32.to_le_bytes());
+    c.extend(20u32.to_le_bytes());
+    c.extend([7, 8]);
+    for s in [&a, &b, &c] {
+        let v: Positions = decode_all(s, &()).unwrap();
+        assert_eq!(&mmd_formats::file::encode_all(&v, &()).unwrap(), s);
+    }
+    let v: Positions = decode_all(&a, &()).unwrap();
+    assert_eq!(v.images[0].kind, 4);
+    assert_eq!(v.profile.as_ref().unwrap().bytes, vec![3, 0]);
+    assert_eq!(v.gaps.len(), 3);
+    cross_check::<Positions>("positions", &[&a, &b, &c]);
+}

@@ -387,3 +387,31 @@ fn the_descriptor_holds_the_position_and_the_gaps() {
         profile.placement
     );
 }
+
+#[test]
+fn the_reference_the_schema_and_the_grammar_state_the_positions() {
+    let spec = mmd_spec::Spec::of::<Ico>().unwrap();
+    let md = mmd_spec::render_markdown(&spec);
+    assert!(
+        md.contains("at offset `entries[_index].offset` (each element's own"),
+        "{md}"
+    );
+    assert!(md.contains("exactly `entries[_index].size`"), "{md}");
+    let schema: serde_json::Value = serde_json::from_str(&mmd_spec::render_schema(&spec)).unwrap();
+    let text = schema.to_string();
+    assert!(
+        text.contains("read at offset `entries[_index].offset`"),
+        "{text}"
+    );
+    assert!(text.contains("no positioned field holds"), "{text}");
+    let ksy = mmd_spec::render_ksy(&spec).unwrap();
+    assert!(ksy.contains("'-mmd-gaps': gaps"), "{ksy}");
+    assert!(ksy.contains("type: images_at(_index)"), "{ksy}");
+    assert!(
+        ksy.contains("pos: '_parent.entries[index].offset'"),
+        "{ksy}"
+    );
+    // The one with a base counts from the base's fixed offset.
+    let based = mmd_spec::render_ksy(&mmd_spec::Spec::of::<Based>().unwrap()).unwrap();
+    assert!(based.contains("pos: '6 + info.profile_offset'"), "{based}");
+}

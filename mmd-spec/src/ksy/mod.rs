@@ -36,8 +36,8 @@ use crate::yaml::{doc_entry, write_map, Y};
 use crate::Spec;
 use context::Scope;
 use mmd_formats::layout::{
-    Body, Expression, FieldLayout, LeafKind, Presence, Prim, Repeat, Shape, TagSource, TypeLayout,
-    VariantLayout,
+    Body, Expression, FieldLayout, LeafKind, Placement, Presence, Prim, Repeat, Shape, TagSource,
+    TypeLayout, VariantLayout,
 };
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -129,6 +129,8 @@ struct Renderer {
     claims: HashMap<String, String>,
     queue: VecDeque<(&'static TypeLayout, Scope)>,
     problems: Vec<String>,
+    /// The root's gaps field (`#[mmd(gaps)]`), if it has one: `-mmd-gaps` names it.
+    gaps: Option<String>,
 }
 
 /// Where a field is rendered: the fields before it, the context, and the Kaitai type.
@@ -137,6 +139,41 @@ struct Place<'a> {
     earlier: &'static [FieldLayout],
     scope: &'a Scope,
     here: &'a str,
+}
+
+/// The environment of a positioned value's position and size: `inner`'s, the record's
+/// fields written with `prefix` (`_parent.` inside the helper type of a list) and the
+/// element's index as `index`.
+struct Prefixed<'a> {
+    inner: &'a dyn Env,
+    prefix: &'a str,
+    index: Option<String>,
+}
+
+impl Env for Prefixed<'_> {
+    fn field(&self, name: &str) -> Option<(String, Option<&'static TypeLayout>)> {
+        self.inner
+            .field(name)
+            .map(|(t, f)| (format!("{}{t}", self.prefix), f))
+    }
+    fn ctx_member(&self, path: &str) -> Option<String> {
+        self.inner.ctx_member(path)
+    }
+    fn ctx_unreachable(&self, path: &str) -> Option<String> {
+        self.inner.ctx_unreachable(path)
+    }
+    fn flags_type(&self, name: &str) -> Option<&'static TypeLayout> {
+        self.inner.flags_type(name)
+    }
+    fn name_ty(&self, name: &str) -> Option<expr::Ty> {
+        self.inner.name_ty(name)
+    }
+    fn ctx_ty(&self, name: &str) -> Option<expr::Ty> {
+        self.inner.ctx_ty(name)
+    }
+    fn item_index(&self) -> Option<String> {
+        self.index.clone()
+    }
 }
 
 /// Expression environment for one field of a record.
@@ -373,6 +410,29 @@ impl Renderer {
                 scope: &scope,
                 here,
             };
+            match f.placement {
+                Placement::Sequential => {}
+                _ if here != self.root_id => {
+                    self.problem(
+                        &at,
+                        "a positioned field in a type other than the file's root (Kaitai \
+                         counts positions from the stream of the type that holds them)",
+                    );
+                    continue;
+                }
+                Placement::Gaps => {
+                    self.gaps = Some(f.name.to_string());
+                    continue;
+                }
+                Placement::At { pos, base } => {
+                    match self.positioned(f, place, pos, base, magic.map_or(0, |m| m.len() as u64))
+                    {
+                        Ok(inst) => instances.push((f.name.to_string(), inst)),
+                        Err(e) => self.problem(&at, e),
+                    }
+                    continue;
+                }
+            }
             match self.field_attrs(f, place, f.name, f.doc, None) {
                 Ok(attrs) => seq.extend(attrs),
                 Err(e) => self.problem(&at, e),
@@ -428,6 +488,129 @@ impl Renderer {
             }
         }
         (seq, instances)
+    }
+
+    /// The instance of a positioned field (Kaitai's `pos:` and `size:`): for a list, an
+    /// instance repeated `len` times over a helper type `<field>_at(index)` whose one
+    /// instance `value` is the element at its own position (Kaitai evaluates `pos` once
+    /// per instance, not per element).
+    fn positioned(
+        &mut self,
+        f: &'static FieldLayout,
+        at: Place<'_>,
+        pos: Expression,
+        base: Option<&'static str>,
+        magic_len: u64,
+    ) -> Result<Y, String> {
+        if !matches!((f.shape)(), Shape::Type(_)) {
+            return Err(format!(
+                "a positioned `{}`, which is not a record (Kaitai bounds only user types)",
+                f.ty
+            ));
+        }
+        let size = f.bound.ok_or("a positioned field without a size")?;
+        // A base field's offset, when the fields before it have fixed sizes.
+        let base_off = match base {
+            None => None,
+            Some(b) => {
+                let mut off = magic_len;
+                let mut found = None;
+                for e in at.earlier {
+                    if e.name == b {
+                        found = Some(off);
+                        break;
+                    }
+                    match (e.size, e.repeat, e.presence, e.placement) {
+                        (
+                            mmd_formats::layout::Size::Fixed(n),
+                            Repeat::One,
+                            Presence::Always,
+                            Placement::Sequential,
+                        ) => off += n,
+                        _ => {
+                            return Err(format!(
+                                "the position counts from `{b}`, whose offset Kaitai cannot \
+                                 know: `{}` before it has no fixed size",
+                                e.name
+                            ))
+                        }
+                    }
+                }
+                Some(found.ok_or_else(|| format!("`{b}` is not an earlier field"))?)
+            }
+        };
+        let elem = self.elem((f.shape)(), f.select, at)?;
+        if elem.fixed_repeat.is_some() {
+            return Err(format!("a positioned array `{}`", f.ty));
+        }
+        let list = matches!(f.repeat, Repeat::Len(_));
+        let env = FieldEnv {
+            r: self,
+            earlier: at.earlier,
+            scope: at.scope,
+            here: at.here,
+            alias: None,
+        };
+        let prefixed = Prefixed {
+            inner: &env,
+            prefix: if list { "_parent." } else { "" },
+            index: list.then(|| "index".to_string()),
+        };
+        let p = expr::translate(&prefixed, &pos)?;
+        let p = match base_off {
+            Some(o) if o > 0 => format!("{o} + {}", paren(&p)),
+            _ => p,
+        };
+        let n = expr::translate(&prefixed, &size)?;
+        let cond = match f.presence {
+            Presence::Always => None,
+            Presence::If(c) => Some(translate(&env, &c)?),
+            _ => return Err("a positioned field absent at the end of the file".to_string()),
+        };
+        let len = match f.repeat {
+            Repeat::Len(l) => Some(translate(&env, &l)?),
+            Repeat::One => None,
+            _ => return Err("a positioned list whose length no expression gives".to_string()),
+        };
+        let mut value = vec![("pos".to_string(), Y::s(p)), ("size".to_string(), Y::s(n))];
+        value.extend(elem.entries);
+        let Some(len) = len else {
+            if let Some(c) = cond {
+                value.push(("if".into(), Y::s(c)));
+            }
+            value.extend(doc_entry(f.doc));
+            return Ok(Y::Map(value));
+        };
+        let helper = format!("{}_at", f.name);
+        if self.claim(&helper, format!("the positions of `{}`", f.name)) {
+            let mut body = Vec::new();
+            body.extend(doc_entry(&format!(
+                "Element `index` of `{}`, read at its own position.",
+                f.name
+            )));
+            body.push((
+                "params".to_string(),
+                Y::Seq(vec![Y::Map(entries(vec![
+                    ("id", Y::p("index")),
+                    ("type", Y::p("u4")),
+                ]))]),
+            ));
+            body.push((
+                "instances".to_string(),
+                Y::Map(vec![("value".to_string(), Y::Map(value))]),
+            ));
+            self.bodies.insert(helper.clone(), Y::Map(body));
+        }
+        let mut m = entries(vec![
+            ("type", Y::p(format!("{helper}(_index)"))),
+            ("repeat", Y::p("expr")),
+            ("repeat-expr", Y::s(len)),
+        ]);
+        if let Some(c) = cond {
+            m.push(("if".into(), Y::s(c)));
+        }
+        m.extend(doc_entry(f.doc));
+        Ok(Y::Map(m))
     }
 
     fn enum_body(
@@ -647,6 +830,7 @@ pub fn render_ksy(spec: &Spec) -> Result<String, KsyError> {
         claims: HashMap::new(),
         queue: VecDeque::new(),
         problems: Vec::new(),
+        gaps: None,
     };
     // The root type is the file; its id is the format's.
     r.claims
@@ -663,6 +847,12 @@ pub fn render_ksy(spec: &Spec) -> Result<String, KsyError> {
                     spec.root.magic,
                     &root_scope,
                 );
+                // The bytes no attribute or instance holds, which Kaitai does not read: a
+                // key of this project's own (Kaitai ignores keys starting with `-`), which
+                // names the field that keeps them.
+                if let Some(g) = r.gaps.take() {
+                    body.push(("-mmd-gaps".to_string(), Y::p(g)));
+                }
                 body.push(("seq".to_string(), Y::Seq(seq)));
                 if !inst.is_empty() {
                     body.push(("instances".to_string(), Y::Map(inst)));

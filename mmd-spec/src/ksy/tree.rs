@@ -7,8 +7,8 @@
 
 use super::{ident, snake};
 use mmd_formats::layout::{
-    Body, FieldLayout, IndexSign, LeafKind, Presence, Prim, Repeat, Shape, TagSource, TypeLayout,
-    TEXT_FALLBACK,
+    Body, FieldLayout, IndexSign, LeafKind, Placement, Presence, Prim, Repeat, Shape, TagSource,
+    TypeLayout, TEXT_FALLBACK,
 };
 use mmd_formats::walk::{hex, Leaf, Value};
 use std::fmt::Write;
@@ -129,6 +129,44 @@ fn field(
 ) -> Result<(), String> {
     if matches!(fv, Value::Absent) {
         return Ok(());
+    }
+    match f.placement {
+        Placement::Sequential => {}
+        // The runs of bytes no attribute or positioned instance holds (`-mmd-gaps`).
+        Placement::Gaps => {
+            key(out, first, id);
+            out.push('[');
+            let Value::Seq(runs) = fv else {
+                return Err(format!("{id}: expected the runs, found {}", fv.summary()));
+            };
+            for (i, r) in runs.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                bytes_value(out, r)?;
+            }
+            out.push(']');
+            return Ok(());
+        }
+        // A positioned list: one helper object per element, its `value` the element.
+        Placement::At { .. } if matches!(f.repeat, Repeat::Len(_)) => {
+            key(out, first, id);
+            let Value::Seq(items) = fv else {
+                return Err(format!("{id}: expected a sequence, found {}", fv.summary()));
+            };
+            out.push('[');
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str("{\"value\":");
+                item(out, x, (f.shape)(), false)?;
+                out.push('}');
+            }
+            out.push(']');
+            return Ok(());
+        }
+        Placement::At { .. } => {}
     }
     let eof = matches!(f.presence, Presence::UnlessEof | Presence::IfUnlessEof(_));
     let bytes = matches!((f.shape)(), Shape::Prim(Prim::U8));

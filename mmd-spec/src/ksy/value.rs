@@ -12,8 +12,8 @@ use mmd_formats::layout::{
 /// The Kaitai form of one value: attribute entries (`type`, `size`, …), and the count of
 /// a fixed-size array of such values.
 pub(super) struct Elem {
-    entries: Vec<(String, Y)>,
-    fixed_repeat: Option<u64>,
+    pub(super) entries: Vec<(String, Y)>,
+    pub(super) fixed_repeat: Option<u64>,
     /// A name for a helper type holding an array of these.
     helper_name: Option<String>,
 }
@@ -30,7 +30,7 @@ impl Elem {
 
 impl Renderer {
     /// The Kaitai form of one value of shape `shape`.
-    fn elem(
+    pub(super) fn elem(
         &mut self,
         shape: Shape,
         select: Option<Expression>,
