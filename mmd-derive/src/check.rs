@@ -580,11 +580,12 @@ fn check_base(cx: &Ctxt, f: &Field, shape: &mut Shape, names: &[String], here: u
 fn check_placement(cx: &Ctxt, fields: &Fields, is_struct: bool) {
     let mut first_pos: Option<&Field> = None;
     let mut gaps: Option<&Field> = None;
+    // By the attributes, so that a field refused for another reason draws no second error.
     for f in &fields.fields {
-        let Some(s) = f.shape.as_ref() else { continue };
-        let key = if s.gaps {
+        let (is_gaps, is_pos) = (f.attrs.has("gaps"), f.attrs.has("pos"));
+        let key = if is_gaps {
             "gaps"
-        } else if s.pos.is_some() {
+        } else if is_pos {
             "pos"
         } else {
             ""
@@ -609,9 +610,9 @@ fn check_placement(cx: &Ctxt, fields: &Fields, is_struct: bool) {
             ));
             return;
         }
-        if s.gaps {
+        if is_gaps {
             gaps = Some(f);
-        } else if s.pos.is_some() {
+        } else if is_pos {
             first_pos = first_pos.or(Some(f));
         } else if let Some(p) = first_pos {
             cx.error_spanned_by(

@@ -13,6 +13,7 @@ use mmd_formats::file::{decode_all, encode_all};
 use mmd_formats::inspect::spans::{explain, Spans};
 use mmd_formats::json;
 use mmd_formats::layout::Describe;
+use mmd_formats::walk::Segment;
 use mmd_formats::Mmd;
 
 /// A directory entry (16 bytes).
@@ -414,4 +415,29 @@ fn the_reference_the_schema_and_the_grammar_state_the_positions() {
     // The one with a base counts from the base's fixed offset.
     let based = mmd_spec::render_ksy(&mmd_spec::Spec::of::<Based>().unwrap()).unwrap();
     assert!(based.contains("pos: '6 + info.profile_offset'"), "{based}");
+}
+
+#[test]
+fn each_image_has_its_span_and_the_hints_and_binrw_agree() {
+    let b = sample();
+    let v = read(&b).unwrap();
+    let spans = Spans::of(&v, &()).unwrap();
+    let at = |path: &[Segment]| spans.get(path).map(|s| (s.start(), s.end()));
+    let images = Segment::Field("images");
+    assert_eq!(at(&[images, Segment::Index(0)]), Some((44, 48)));
+    assert_eq!(at(&[images, Segment::Index(1)]), Some((40, 43)));
+    assert_eq!(
+        at(&[Segment::Field("gaps"), Segment::Index(2)]),
+        Some((48, 50))
+    );
+    // The size hint is exact when no positioned value overlaps another.
+    assert_eq!(mmd_formats::Encode::size_hint(&v, &()), b.len());
+    // Through binrw, over a stream: the same value, the same bytes.
+    use binrw::{BinRead, BinWrite};
+    let mut cur = std::io::Cursor::new(b.clone());
+    let r = Ico::read_le(&mut cur).unwrap();
+    assert_eq!(r, v);
+    let mut out = std::io::Cursor::new(Vec::new());
+    r.write_le(&mut out).unwrap();
+    assert_eq!(out.into_inner(), b);
 }

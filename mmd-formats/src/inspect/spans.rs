@@ -169,26 +169,33 @@ impl Spans {
     }
 
     /// The span of the field at `path`, if one was recorded (the first, if a path was
-    /// recorded twice). Takes time in proportion to the siblings passed on the way.
+    /// recorded twice). A field may be recorded in several pieces with the same segment
+    /// (a positioned list, whose elements are written in the order of their offsets):
+    /// each piece is searched. Takes time in proportion to the siblings passed on the way.
     pub fn get(&self, path: &[Segment]) -> Option<FieldSpan<'_>> {
-        let mut found: Option<usize> = None;
-        for seg in path {
-            let (mut i, until) = match found {
-                Some(p) => (p + 1, self.nodes[p].next as usize),
-                None => (0, self.nodes.len()),
-            };
-            let mut hit = None;
-            while i < until.min(self.nodes.len()) {
-                let n = &self.nodes[i];
-                if n.seg == *seg {
-                    hit = Some(i);
-                    break;
+        self.find_in(None, path)
+            .map(|index| FieldSpan { spans: self, index })
+    }
+
+    /// The node at `path` below node `parent` (the top level for `None`).
+    fn find_in(&self, parent: Option<usize>, path: &[Segment]) -> Option<usize> {
+        let Some((seg, below)) = path.split_first() else {
+            return parent;
+        };
+        let (mut i, until) = match parent {
+            Some(p) => (p + 1, self.nodes[p].next as usize),
+            None => (0, self.nodes.len()),
+        };
+        while i < until.min(self.nodes.len()) {
+            let n = &self.nodes[i];
+            if n.seg == *seg {
+                if let Some(hit) = self.find_in(Some(i), below) {
+                    return Some(hit);
                 }
-                i = (n.next as usize).max(i + 1);
             }
-            found = Some(hit?);
+            i = (n.next as usize).max(i + 1);
         }
-        found.map(|index| FieldSpan { spans: self, index })
+        None
     }
 
     /// The innermost span of every byte, as runs: `(span, start, end)` in file order,
