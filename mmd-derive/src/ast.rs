@@ -152,6 +152,32 @@ pub struct Shape {
     pub gaps: bool,
     /// A switch to a declared context (`#[mmd(context = Ctx(args))]`).
     pub context: Option<ContextCall>,
+    /// The byte order of the field's numbers (its own `endian`, or its struct's for a
+    /// field of numbers); little-endian, the default, for every other field.
+    pub endian: Endian,
+}
+
+/// A byte order, checked (`#[mmd(endian = ...)]`).
+#[derive(Clone)]
+pub enum Endian {
+    Little,
+    Big,
+    /// Big-endian when the condition holds, else little-endian.
+    BigIf(Expr),
+}
+
+impl Endian {
+    pub fn is_little(&self) -> bool {
+        matches!(self, Endian::Little)
+    }
+
+    /// The condition, when the order is chosen by one.
+    pub fn condition(&self) -> Option<&Expr> {
+        match self {
+            Endian::BigIf(c) => Some(c),
+            _ => None,
+        }
+    }
 }
 
 /// `pos = expr` and `pos_base = field`, checked.
@@ -369,6 +395,8 @@ impl<'a> Fields<'a> {
         Fields { style, fields }
     }
 }
+
+pub use crate::check::is_numeric;
 
 /// The `T` of `Wrapper<T>` when `ty` is `Wrapper<T>` (by last path segment).
 pub fn generic_inner<'t>(ty: &'t Type, wrapper: &str) -> Option<&'t Type> {

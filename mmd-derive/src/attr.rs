@@ -82,6 +82,7 @@ pub const KEYWORDS: &[Keyword] = &[
     Keyword { name: "ctx", places: &[Struct, Enum], form: Form::Type, example: "ctx = Context", belongs: "on the struct or enum" },
     Keyword { name: "magic", places: &[Struct, Enum], form: Form::ByteStr, example: "magic = b\"...\"", belongs: "on the struct or enum" },
     Keyword { name: "crate", places: &[Struct, Enum, Context], form: Form::Type, example: "crate = ::mmd_formats", belongs: "on the struct or enum" },
+    Keyword { name: "endian", places: &[Struct, Field], form: Form::Expr, example: "endian = big", belongs: "on a struct (its number fields) or on a field that is a number, an array of numbers or a Vec of them (`#[mmd(endian = big)]`, `little`, or `if cond { big } else { little }`)" },
     Keyword { name: "file", places: &[Struct], form: Form::Strings, example: "file(id = \"pmx\", title = \"PMX 2.0\", application = \"PMX Editor\")", belongs: "on the root struct of a file format" },
     Keyword { name: "tag", places: &[Enum], form: Form::Type, example: "tag = u8", belongs: "on an enum (`#[mmd(tag = u8)]`) or on its variants (`#[mmd(tag = 0)]`)" },
     Keyword { name: "selected_by", places: &[Enum], form: Form::Type, example: "selected_by = bool", belongs: "on an enum" },

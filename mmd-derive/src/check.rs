@@ -2,8 +2,8 @@
 //! in the [`Ctxt`]; checking carries on so that all of them are reported.
 
 use crate::ast::{
-    expr_text, generic_inner, type_text, Container, ContextCall, Data, Field, Fields, Presence,
-    Repeat, Shape, Style, TagKind, TagSpec, TagValue,
+    expr_text, generic_inner, type_text, Container, ContextCall, Data, Endian, Field, Fields,
+    Presence, Repeat, Shape, Style, TagKind, TagSpec, TagValue,
 };
 use crate::ctxt::Ctxt;
 use crate::COUNT_TYPES;
@@ -39,7 +39,14 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
     let type_name = cont.ident.to_string();
     match &mut cont.data {
         Data::Struct(fields) => {
+            let order = cont
+                .attrs
+                .expr("endian")
+                .and_then(|e| endian_value(cx, e.value));
             check_fields(cx, fields, declared_ctx, &type_name, true);
+            if let Some(order) = order {
+                inherit_endian(cx, fields, &order, declared_ctx, &type_name);
+            }
         }
         Data::Enum(variants) => {
             let tag = check_tag_spec(cx, cont.ident, &cont.attrs);
@@ -148,6 +155,7 @@ fn check_default(
             && s.size.is_none()
             && s.switch_ctx.is_none()
             && s.context.is_none()
+            && s.endian.is_little()
     });
     if type_text(first.ty) != tag_ty {
         cx.error_spanned_by(first.ty, hint);
@@ -157,7 +165,7 @@ fn check_default(
         cx.error_spanned_by(
             first.ty,
             "the first field of the default variant is the tag as read: it takes no \
-             attributes (no count, len, if, size, select or context)",
+             attributes (no count, len, if, size, select, context or endian)",
         );
         return;
     }
@@ -444,6 +452,32 @@ fn check_fields(
             );
         }
         let mut shape = field_shape(cx, f, i + 1 == n);
+        if let (Some(e), Some(sh)) = (f.attrs.expr("endian"), shape.as_mut()) {
+            if let Some(order) = endian_value(cx, e.value) {
+                if let Endian::BigIf(c) = &order {
+                    check_expr(cx, c, "endian", &names, i, false, has_ctx, type_name);
+                }
+                if !has_numbers(sh) {
+                    cx.syn_error(syn::Error::new(
+                        e.span(),
+                        format!(
+                            "`endian` is the byte order of a field's numbers, and `{}` holds                              none of its own: it belongs on a number (`u16` .. `u64`, `i16` ..                              `i64`, `f32`, `f64`), an array or a Vec of them, or a field with a                              `count`; a format type states its own byte order on its struct",
+                            type_text(f.ty)
+                        ),
+                    ));
+                } else if generic_inner(f.ty, "Vec").is_none() && !matches!(sh.repeat, Repeat::One)
+                {
+                    cx.syn_error(syn::Error::new(
+                        e.span(),
+                        "`endian` on a list belongs on a `Vec` field, not on another container                          (`item = T`)",
+                    ));
+                } else if let Some(why) = unrenderable_choice(&order, sh) {
+                    cx.syn_error(syn::Error::new(e.span(), why));
+                } else {
+                    sh.endian = order;
+                }
+            }
+        }
         let positioned_list = f.attrs.has("pos") && f.attrs.has("len");
         for keyword in ["len", "if", "select", "size", "pos"] {
             if let Some(e) = f.attrs.expr(keyword) {
@@ -1041,6 +1075,7 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
         }),
         gaps: false,
         context: None,
+        endian: Endian::Little,
     })
 }
 
@@ -1071,4 +1106,183 @@ fn until_closure(e: &Expr) -> syn::Result<crate::ast::Until> {
         element,
         cond: (*c.body).clone(),
     })
+}
+
+/// The number types whose bytes have an order.
+const NUMBERS: &[&str] = &[
+    "u8", "i8", "u16", "i16", "u32", "i32", "u64", "i64", "f32", "f64",
+];
+
+/// True when `ty` is a number or a (nested) array of numbers, as written.
+pub fn is_numeric(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => p
+            .path
+            .get_ident()
+            .is_some_and(|i| NUMBERS.contains(&i.to_string().as_str())),
+        syn::Type::Array(a) => is_numeric(&a.elem),
+        syn::Type::Paren(p) => is_numeric(&p.elem),
+        _ => false,
+    }
+}
+
+/// True when every number of `ty` (a number or an array of numbers) is one byte.
+fn single_byte(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Path(_) => matches!(type_text(ty).as_str(), "u8" | "i8"),
+        syn::Type::Array(a) => single_byte(&a.elem),
+        syn::Type::Paren(p) => single_byte(&p.elem),
+        _ => false,
+    }
+}
+
+/// True when the field reads numbers of its own: its values are numbers (or arrays of
+/// them), or a count precedes them. The byte order applies to exactly those.
+fn has_numbers(s: &Shape) -> bool {
+    is_numeric(&s.value_ty) || matches!(s.repeat, Repeat::Count(_))
+}
+
+/// True when the order of the field's numbers makes a difference: a count, or values
+/// of more than one byte.
+fn order_matters(s: &Shape) -> bool {
+    matches!(s.repeat, Repeat::Count(_)) || (is_numeric(&s.value_ty) && !single_byte(&s.value_ty))
+}
+
+/// `big`, `little`, or `if cond { big } else { little }` (either way round).
+fn endian_value(cx: &Ctxt, e: &Expr) -> Option<Endian> {
+    fn word(e: &Expr) -> Option<bool> {
+        let e = match e {
+            Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+                syn::Stmt::Expr(e, None) => e,
+                _ => return None,
+            },
+            e => e,
+        };
+        match e {
+            Expr::Path(p) if p.qself.is_none() && p.path.is_ident("big") => Some(true),
+            Expr::Path(p) if p.qself.is_none() && p.path.is_ident("little") => Some(false),
+            _ => None,
+        }
+    }
+    let refuse = |at: &dyn quote::ToTokens| {
+        cx.syn_error(syn::Error::new_spanned(
+            at,
+            "`endian` takes `big`, `little` or `if cond { big } else { little }` (the \
+             condition over earlier fields, as in `if`)",
+        ));
+        None
+    };
+    if let Some(big) = word(e) {
+        return Some(if big { Endian::Big } else { Endian::Little });
+    }
+    let Expr::If(i) = e else {
+        return refuse(e);
+    };
+    let then = match i.then_branch.stmts.as_slice() {
+        [syn::Stmt::Expr(t, None)] => word(t),
+        _ => None,
+    };
+    let other = i.else_branch.as_ref().and_then(|(_, el)| word(el));
+    match (then, other) {
+        (Some(true), Some(false)) => Some(Endian::BigIf((*i.cond).clone())),
+        (Some(false), Some(true)) => {
+            let c = &i.cond;
+            Some(Endian::BigIf(syn::parse_quote!(!(#c))))
+        }
+        (Some(_), Some(_)) => {
+            cx.error_spanned_by(
+                e,
+                "both branches of this `endian` give the same byte order: write it alone \
+                 (`endian = big`)",
+            );
+            None
+        }
+        _ => refuse(e),
+    }
+}
+
+/// Gives the struct's byte order to each field of numbers that states none of its own.
+/// A byte order chosen by a condition applies to the fields after the ones it reads; a
+/// field before them whose numbers' order matters needs one of its own.
+fn inherit_endian(cx: &Ctxt, fields: &mut Fields, order: &Endian, has_ctx: bool, type_name: &str) {
+    let names: Vec<String> = if fields.style == Style::Named {
+        fields.fields.iter().map(|f| f.name.clone()).collect()
+    } else {
+        Vec::new()
+    };
+    // The last field the condition reads: the byte order is known after it.
+    let known_after = match order {
+        Endian::BigIf(c) => {
+            let n = names.len();
+            check_expr(cx, c, "endian", &names, n, false, has_ctx, type_name);
+            let (used, _) = crate::place::names_in(c);
+            used.iter()
+                .filter_map(|u| names.iter().position(|n| u == n))
+                .max()
+        }
+        _ => None,
+    };
+    for (i, f) in fields.fields.iter_mut().enumerate() {
+        if f.attrs.has("endian") || f.from_tag {
+            continue;
+        }
+        let Some(s) = f.shape.as_mut() else { continue };
+        if !has_numbers(s) || !order_matters(s) {
+            continue;
+        }
+        // Another container's list is read through its own impls, in little-endian.
+        if generic_inner(f.ty, "Vec").is_none() && !matches!(s.repeat, Repeat::One) {
+            continue;
+        }
+        if let Some(k) = known_after {
+            if i <= k {
+                cx.error_spanned_by(
+                    f.ty,
+                    format!(
+                        "`{}` is read before the byte order of `{type_name}` is known (its \
+                         `endian` condition reads `{}`): give it a byte order of its own \
+                         (`#[mmd(endian = little)]` or `big`)",
+                        f.name, names[k]
+                    ),
+                );
+                continue;
+            }
+        }
+        if let Some(why) = unrenderable_choice(order, s) {
+            cx.error_spanned_by(f.ty, format!("`{}`: {why}", f.name));
+            continue;
+        }
+        s.endian = order.clone();
+    }
+}
+
+/// Why a byte order chosen by a condition cannot be stated for this field in the Kaitai
+/// reference (where the choice is a `switch-on` in the field's own type), if it cannot.
+fn unrenderable_choice(order: &Endian, s: &Shape) -> Option<&'static str> {
+    if !matches!(order, Endian::BigIf(_)) {
+        return None;
+    }
+    let array = match &s.value_ty {
+        syn::Type::Array(a) => Some(&*a.elem),
+        _ => None,
+    };
+    let eof = matches!(s.presence, Presence::UnlessEof | Presence::IfUnlessEof(_));
+    match array {
+        Some(syn::Type::Array(_)) => Some(
+            "a byte order chosen by a condition cannot be stated for an array of arrays (Kaitai \
+             would read each inner array in a helper type, where the condition's fields are \
+             out of reach): choose `big` or `little`, or use a Vec of numbers",
+        ),
+        Some(_) if !matches!(s.repeat, Repeat::One) => Some(
+            "a byte order chosen by a condition cannot be stated for a list of arrays (Kaitai \
+             would read each array in a helper type, where the condition's fields are out of \
+             reach): choose `big` or `little`, or use a Vec of numbers",
+        ),
+        _ if eof && matches!(s.repeat, Repeat::Count(_)) => Some(
+            "a byte order chosen by a condition cannot be stated for a counted `unless_eof` \
+             field (Kaitai reads its count inside a block type, where the condition's fields \
+             are out of reach): choose `big` or `little`",
+        ),
+        _ => None,
+    }
 }

@@ -116,6 +116,14 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
             }
             None => none.clone(),
         };
+        let endian = match &shape.endian {
+            crate::ast::Endian::Little => quote!(#layout::Endian::Little),
+            crate::ast::Endian::Big => quote!(#layout::Endian::Big),
+            crate::ast::Endian::BigIf(c) => {
+                let t = crate::tree::expression(p, c);
+                quote!(#layout::Endian::BigIf(#t))
+            }
+        };
         let (size, layout_fn, shape_fn) = match &shape.repeat {
             // Runs of bytes: described as bytes, by the placement.
             _ if shape.gaps => (
@@ -150,6 +158,7 @@ fn field_layouts(p: &Paths, fields: &Fields) -> TokenStream {
                 select: #select,
                 switch_ctx: #switch,
                 context: #context,
+                endian: #endian,
             }
         }
     });

@@ -27,6 +27,8 @@ fn simple(f: &Field) -> bool {
                 && s.sequential()
                 && s.switch_ctx.is_none()
                 && s.context.is_none()
+                // The fixed path decodes numbers little-endian.
+                && s.endian.is_little()
         })
 }
 

@@ -23,6 +23,8 @@ fn supported(fields: &Fields) -> bool {
                 && s.sequential()
                 && s.switch_ctx.is_none()
                 && s.context.is_none()
+                // The fixed path encodes numbers little-endian.
+                && s.endian.is_little()
         })
     })
 }

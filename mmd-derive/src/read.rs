@@ -43,6 +43,9 @@ pub fn read_fields(
             let shape = f.shape.as_ref().expect("checked");
             let name = Literal::string(&f.name);
             let vt = &shape.value_ty;
+            // The field's numbers are read in the order `__mmd_big` says (see below).
+            let endian = !shape.endian.is_little();
+            let ordered = endian && crate::ast::is_numeric(vt);
             let one = match &shape.select {
                 Some(sel) => {
                     let span = syn::spanned::Spanned::span(vt);
@@ -52,6 +55,8 @@ pub fn read_fields(
                 }
                 // The default variant's first field: the tag the enum has read.
                 None if f.from_tag => quote! { #result::<#vt>::Ok(__mmd_tag) },
+                // A number in the byte order the field states.
+                None if ordered => quote! { <#vt as #rt::Ordered>::read_ordered(__mmd_input, __mmd_big) },
                 None => quote! { <#vt as #decode<_>>::decode(__mmd_input, ctx) },
             };
             positioned.push(one.clone());
@@ -65,6 +70,21 @@ pub fn read_fields(
             let bytes = crate::ast::type_text(vt) == "u8";
             let value = match (&shape.repeat, &sized) {
                 (Repeat::One, _) => elem,
+                (Repeat::Count(n), None) if ordered => {
+                    quote! { #rt::read_counted_ordered::<#n, #vt, _>(__mmd_input, __mmd_big) }
+                }
+                (Repeat::Count(n), None) if endian => {
+                    quote! { #rt::read_counted_in::<#n, #vt, _, _, _>(__mmd_input, ctx, __mmd_big) }
+                }
+                (Repeat::Count(n), Some(_)) if endian => quote! {
+                    <#n as #rt::CountInt>::read_count_in(__mmd_input, __mmd_big).and_then(|__mmd_n| {
+                        #rt::read_len_with(__mmd_input, __mmd_n, |__mmd_input| #elem)
+                    })
+                },
+                (Repeat::Len(e), None) if ordered => {
+                    let e = crate::switch::eval(p, fields, i, e, &pos);
+                    quote! { #rt::read_len_ordered::<#vt, _, _>(__mmd_input, #e, __mmd_big) }
+                }
                 (Repeat::Count(n), None) => {
                     quote! { #rt::read_counted::<#n, #vt, _, _, _>(__mmd_input, ctx) }
                 }
@@ -107,6 +127,15 @@ pub fn read_fields(
                 quote! { (#value)? }
             } else {
                 quote! { (#value).map_err(|e| e.in_field(#name))? }
+            };
+            // The byte order, known before the field is read.
+            let value = match &shape.endian {
+                crate::ast::Endian::Little => value,
+                crate::ast::Endian::Big => quote! {{ let __mmd_big = true; #value }},
+                crate::ast::Endian::BigIf(c) => {
+                    let c = crate::switch::eval_as(p, fields, i, c, &pos, Some(&bool_ty));
+                    quote! {{ let __mmd_big: #bool_ty = #c; #value }}
+                }
             };
             let at_end = quote! { #input::at_end(&*__mmd_input) };
             match &shape.presence {

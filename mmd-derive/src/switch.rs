@@ -32,6 +32,7 @@ pub fn is_root(fields: &Fields, i: usize) -> bool {
             s.pos.as_ref().map(|p| &p.at),
             s.select.as_ref(),
             s.switch_ctx.as_ref(),
+            s.endian.condition(),
         ];
         if s.pos
             .as_ref()

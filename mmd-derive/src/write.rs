@@ -35,6 +35,9 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
         let b = &f.binding;
         let vt = &shape.value_ty;
         let pos = quote! { #output::position(&*__mmd_out) };
+        // The field's numbers are written in the order `__mmd_big` says (see below).
+        let endian = !shape.endian.is_little();
+        let ordered = endian && crate::ast::is_numeric(vt);
         // The output is told where the field starts and ends (spans); a lone tuple field
         // is its variant's body and has no name of its own, as in error paths.
         let wrap = |body: TokenStream| {
@@ -68,6 +71,9 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
                     }
                 }
             }
+            None if ordered => {
+                quote! { <#vt as #rt::Ordered>::write_ordered(__mmd_val, __mmd_out, __mmd_big) }
+            }
             None => quote! { <#vt as #encode<_>>::encode(__mmd_val, __mmd_out, ctx) },
         };
         // One value that must take exactly `size` bytes.
@@ -76,7 +82,8 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
             let e = crate::switch::eval(p, fields, i, e, &here);
             quote! { #rt::write_sized(__mmd_out, #e, #text, |__mmd_out| #one) }
         });
-        let each = sized.as_ref().map(|elem| {
+        // Values in a byte order are written one by one, like values of a declared size.
+        let each = sized.as_ref().or(ordered.then_some(&one)).map(|elem| {
             quote! { #rt::write_each(__mmd_val, __mmd_out, |__mmd_val, __mmd_out| #elem) }
         });
         let seq = each.clone().unwrap_or_else(
@@ -85,6 +92,15 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
         let bytes = crate::ast::type_text(vt) == "u8";
         let write = match &shape.repeat {
             Repeat::One => sized.unwrap_or(one),
+            Repeat::Count(n) if endian => match &each {
+                None => quote! {
+                    #rt::write_counted_in::<#n, #vt, _, _, _>(__mmd_val, __mmd_out, ctx, __mmd_big)
+                },
+                Some(each) => quote! {
+                    #rt::write_count_ordered::<#n, _>(__mmd_val.len(), __mmd_out, __mmd_big)
+                        .and_then(|()| #each)
+                },
+            },
             Repeat::Count(n) => match &each {
                 None => {
                     quote! { #rt::write_counted::<#n, #vt, _, _, _>(__mmd_val, __mmd_out, ctx) }
@@ -134,6 +150,15 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
             },
         };
         let write = wrap(write);
+        // The byte order, known before the field is written.
+        let write = match &shape.endian {
+            crate::ast::Endian::Little => write,
+            crate::ast::Endian::Big => quote! {{ let __mmd_big = true; #write }},
+            crate::ast::Endian::BigIf(c) => {
+                let c = bool_cond(p, fields, i, c, &here);
+                quote! {{ let __mmd_big: ::core::primitive::bool = #c; #write }}
+            }
+        };
         // Any field that writes bytes after an absent end-of-file field is an error.
         let guard = quote! {
             if let #some(__mmd_absent) = __mmd_absent {

@@ -239,6 +239,31 @@ pub struct FieldLayout {
     /// the expressions (over earlier fields) passed as its parameters. `None` for a switch
     /// given as an opaque expression (`#[mmd(switch_ctx = expr)]`).
     pub context: Option<ContextSwitch>,
+    /// The byte order of the field's numbers (each value, each element of an array, and
+    /// the count before a counted field): its own `endian`, or the enclosing struct's.
+    /// [`Endian::Little`] for every field that says nothing and for fields that are not
+    /// numbers (a nested format type keeps the byte order it declares itself).
+    pub endian: Endian,
+}
+
+/// The byte order of a field's numbers (`#[mmd(endian = ...)]`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Endian {
+    /// Least significant byte first (every MMD format; the default).
+    Little,
+    /// Most significant byte first.
+    Big,
+    /// Big-endian when the condition (over earlier fields and the context) holds, else
+    /// little-endian: `endian = if cond { big } else { little }` (a TIFF-like header whose
+    /// first bytes say which).
+    BigIf(Expression),
+}
+
+impl Endian {
+    /// True for [`Endian::Little`], the default.
+    pub const fn is_little(&self) -> bool {
+        matches!(self, Endian::Little)
+    }
 }
 
 /// Where a field's bytes are.

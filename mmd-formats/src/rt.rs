@@ -578,6 +578,10 @@ pub trait CountInt: Sized + Copy {
     /// Writes `len` as a count on the fixed path (`None` if it does not fit the type or
     /// the buffer).
     fn put_count(len: usize, out: &mut FixedOut<'_>) -> Option<()>;
+    /// Reads the count in the byte order `big` says (`#[mmd(endian = ...)]`).
+    fn read_count_in<I: Input + ?Sized>(input: &mut I, big: bool) -> Result<u64>;
+    /// Writes `len` as a count in the byte order `big` says.
+    fn write_count_in<O: Output + ?Sized>(len: usize, out: &mut O, big: bool) -> Result<()>;
 }
 
 macro_rules! count_int {
@@ -599,8 +603,20 @@ macro_rules! count_int {
             }
             #[inline]
             fn write_count<O: Output + ?Sized>(len: usize, out: &mut O) -> Result<()> {
+                <$t as CountInt>::write_count_in(len, out, false)
+            }
+            #[inline]
+            fn read_count_in<I: Input + ?Sized>(input: &mut I, big: bool) -> Result<u64> {
+                let at = input.position();
+                let v = <$t as Ordered>::read_ordered(input, big)?;
+                u64::try_from(v).map_err(|_| {
+                    Error::invalid(at, "a count of 0 or more", format!("count {v}"))
+                })
+            }
+            #[inline]
+            fn write_count_in<O: Output + ?Sized>(len: usize, out: &mut O, big: bool) -> Result<()> {
                 match <$t>::try_from(len) {
-                    Ok(v) => out.write_bytes(&v.to_le_bytes()),
+                    Ok(v) => <$t as Ordered>::write_ordered(&v, out, big),
                     Err(_) => Err(Error::inconsistent(
                         out.position(),
                         format!("a count that fits {}", stringify!($t)),
@@ -612,6 +628,147 @@ macro_rules! count_int {
     )*};
 }
 mmd_derive::__for_each_count_type!(count_int);
+
+/// Numbers (and arrays of them) read and written in a byte order chosen per field
+/// (`#[mmd(endian = big)]`, or `if cond { big } else { little }`): `big` true for most
+/// significant byte first. The ordinary [`Decode`]/[`Encode`] impls of numbers are the
+/// little-endian ones; the derive calls these only for a field whose order it is told.
+pub trait Ordered: Sized {
+    /// Reads one value, most significant byte first when `big`.
+    fn read_ordered<I: Input + ?Sized>(input: &mut I, big: bool) -> Result<Self>;
+    /// Writes the value, most significant byte first when `big`.
+    fn write_ordered<O: Output + ?Sized>(&self, out: &mut O, big: bool) -> Result<()>;
+}
+
+macro_rules! ordered {
+    ($($t:ty),*) => {$(
+        impl Ordered for $t {
+            #[inline]
+            fn read_ordered<I: Input + ?Sized>(input: &mut I, big: bool) -> Result<Self> {
+                let b = input.read_array()?;
+                Ok(if big { <$t>::from_be_bytes(b) } else { <$t>::from_le_bytes(b) })
+            }
+            #[inline]
+            fn write_ordered<O: Output + ?Sized>(&self, out: &mut O, big: bool) -> Result<()> {
+                out.write_bytes(&if big { self.to_be_bytes() } else { self.to_le_bytes() })
+            }
+        }
+    )*};
+}
+ordered!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+
+impl<T: Ordered, const N: usize> Ordered for [T; N] {
+    fn read_ordered<I: Input + ?Sized>(input: &mut I, big: bool) -> Result<Self> {
+        let mut items = Vec::with_capacity(N);
+        for i in 0..N {
+            items.push(T::read_ordered(input, big).map_err(|e| e.in_index(i))?);
+        }
+        match items.try_into() {
+            Ok(arr) => Ok(arr),
+            Err(_) => unreachable!("exactly N values were read"),
+        }
+    }
+    fn write_ordered<O: Output + ?Sized>(&self, out: &mut O, big: bool) -> Result<()> {
+        write_each(self, out, |v, out| v.write_ordered(out, big))
+    }
+}
+
+/// Reads a count of type `N` in the byte order `big` says, then that many values in it.
+pub fn read_counted_ordered<N, T, I>(input: &mut I, big: bool) -> Result<Vec<T>>
+where
+    N: CountInt,
+    T: Ordered + Describe,
+    I: Input + ?Sized,
+{
+    let at = input.position();
+    let n = N::read_count_in(input, big)?;
+    read_n_ordered(input, at, n, big)
+}
+
+/// Reads `len` values (a length given by an expression) in the byte order `big` says.
+pub fn read_len_ordered<T, I, L>(input: &mut I, len: L, big: bool) -> Result<Vec<T>>
+where
+    T: Ordered + Describe,
+    I: Input + ?Sized,
+    L: ToLen,
+{
+    let at = input.position();
+    let n = len_of(len, at)?;
+    read_n_ordered(input, at, n, big)
+}
+
+/// Reads `n` values in the byte order `big` says, after checking that they fit.
+fn read_n_ordered<T, I>(input: &mut I, at: u64, n: u64, big: bool) -> Result<Vec<T>>
+where
+    T: Ordered + Describe,
+    I: Input + ?Sized,
+{
+    if let Err(err) = check_count(input, at, n, T::MIN_SIZE) {
+        // Cut short rather than corrupt: name the value that runs past the end (each
+        // value takes at least one byte, so this ends within the input's length).
+        for i in 0..n {
+            if let Err(e) = T::read_ordered(input, big) {
+                return Err(match e.cut_point() {
+                    Some((below, end)) => {
+                        let mut path =
+                            vec![PathSegment::Index(usize::try_from(i).unwrap_or(usize::MAX))];
+                        path.extend(below);
+                        err.cut_at(path, end)
+                    }
+                    None => err,
+                });
+            }
+        }
+        return Err(err);
+    }
+    let mut items = Vec::with_capacity(n as usize);
+    for i in 0..n as usize {
+        items.push(T::read_ordered(input, big).map_err(|e| e.in_index(i))?);
+    }
+    Ok(items)
+}
+
+/// Reads a count of type `N` in the byte order `big` says, then that many records (which
+/// keep their own byte order).
+#[inline]
+pub fn read_counted_in<N, T, C, I, S>(input: &mut I, ctx: &C, big: bool) -> Result<S>
+where
+    N: CountInt,
+    T: Decode<C> + Describe,
+    C: ?Sized,
+    I: Input + ?Sized,
+    S: Seq<T>,
+{
+    let at = input.position();
+    let n = N::read_count_in(input, big)?;
+    read_n(input, ctx, at, n)
+}
+
+/// Writes a count of type `N` in the byte order `big` says, then the records.
+#[inline]
+pub fn write_counted_in<N, T, C, O, S>(items: &S, out: &mut O, ctx: &C, big: bool) -> Result<()>
+where
+    N: CountInt,
+    T: Encode<C>,
+    C: ?Sized,
+    O: Output + ?Sized,
+    S: Seq<T> + ?Sized,
+{
+    write_count_ordered::<N, O>(items.len(), out, big)?;
+    items.encode_all(out, ctx)
+}
+
+/// Writes a count of type `N` for `len` values in the byte order `big` says.
+pub fn write_count_ordered<N: CountInt, O: Output + ?Sized>(
+    len: usize,
+    out: &mut O,
+    big: bool,
+) -> Result<()> {
+    out.enter(Segment::Count);
+    let r = N::write_count_in(len, out, big);
+    out.leave();
+    r
+}
 
 /// Fails unless `count` records of at least `min` bytes each fit in the remaining input.
 #[inline]

@@ -3,8 +3,8 @@
 
 use crate::Spec;
 use mmd_formats::layout::{
-    Body, ContextLayout, ContextRole, FieldLayout, IndexSign, LeafKind, LeafLayout, Placement,
-    Presence, Prim, Repeat, Shape, Size, TagSource, TypeLayout, TEXT_FALLBACK,
+    Body, ContextLayout, ContextRole, Endian, FieldLayout, IndexSign, LeafKind, LeafLayout,
+    Placement, Presence, Prim, Repeat, Shape, Size, TagSource, TypeLayout, TEXT_FALLBACK,
 };
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -157,7 +157,43 @@ fn field_size(f: &FieldLayout, root: bool) -> String {
     }
 }
 
+/// True when a value of this shape is a number of more than one byte, or an array of
+/// them: its bytes have an order.
+fn multibyte_numbers(shape: Shape) -> bool {
+    match shape {
+        Shape::Prim(p) => p.size() > 1,
+        Shape::Array { elem, .. } => multibyte_numbers(elem()),
+        _ => false,
+    }
+}
+
+/// The byte order of the field's numbers, when it is not the file's little-endian:
+/// `big-endian`, or `big-endian if `cond`, else little-endian` (of the count alone when
+/// the values are records, which keep their own).
+fn endian_text(f: &FieldLayout) -> Option<String> {
+    let order = match f.endian {
+        Endian::Little => return None,
+        Endian::Big => "big-endian".to_string(),
+        Endian::BigIf(c) => format!("big-endian if `{c}`, else little-endian"),
+    };
+    let values = multibyte_numbers((f.shape)());
+    let count = matches!(f.repeat, Repeat::Counted { .. });
+    match (values, count) {
+        (true, _) => Some(order),
+        (false, true) => Some(format!("count {order}")),
+        (false, false) => None,
+    }
+}
+
 fn field_type(f: &FieldLayout) -> String {
+    let ty = field_type_alone(f);
+    match endian_text(f) {
+        Some(e) => format!("{ty}, {e}"),
+        None => ty,
+    }
+}
+
+fn field_type_alone(f: &FieldLayout) -> String {
     if let Placement::Gaps = f.placement {
         return "bytes[]".to_string();
     }

@@ -131,6 +131,8 @@ struct Renderer {
     problems: Vec<String>,
     /// The root's gaps field (`#[mmd(gaps)]`), if it has one: `-mmd-gaps` names it.
     gaps: Option<String>,
+    /// The byte order of the numbers of the field being rendered.
+    byte_order: value::ByteOrder,
 }
 
 /// Where a field is rendered: the fields before it, the context, and the Kaitai type.
@@ -831,6 +833,7 @@ pub fn render_ksy(spec: &Spec) -> Result<String, KsyError> {
         queue: VecDeque::new(),
         problems: Vec::new(),
         gaps: None,
+        byte_order: value::ByteOrder::Le,
     };
     // The root type is the file; its id is the format's.
     r.claims

@@ -39,6 +39,7 @@ const fn field(
         select: None,
         switch_ctx,
         context: None,
+        endian: mmd_formats::layout::Endian::Little,
     }
 }
 

@@ -5,8 +5,8 @@ use super::context::Scope;
 use super::{entries, ident, paren, prim, snake, translate, FieldEnv, Place, Renderer};
 use crate::yaml::{doc_entry, Y};
 use mmd_formats::layout::{
-    Body, ContextRole, Expression, FieldLayout, IndexSign, LeafKind, LeafLayout, Presence, Prim,
-    Repeat, Shape, TagSource, TypeLayout, TEXT_FALLBACK,
+    Body, ContextRole, Endian, Expression, FieldLayout, IndexSign, LeafKind, LeafLayout, Presence,
+    Prim, Repeat, Shape, TagSource, TypeLayout, TEXT_FALLBACK,
 };
 
 /// The Kaitai form of one value: attribute entries (`type`, `size`, …), and the count of
@@ -28,7 +28,45 @@ impl Elem {
     }
 }
 
+/// The byte order of a field's numbers, as Kaitai states it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum ByteOrder {
+    /// The file's default (`meta/endian: le`): plain `u4`.
+    Le,
+    /// `u4be`.
+    Be,
+    /// `switch-on` the translated condition: `u4be` when it holds, else `u4le`.
+    Switch(String),
+}
+
 impl Renderer {
+    /// The Kaitai type of a number in the byte order of the field being rendered, and
+    /// the name of a helper type holding arrays of them (none when a condition chooses
+    /// the order: it would be evaluated inside the helper).
+    fn prim_type(&self, p: Prim) -> (Y, Option<String>) {
+        let name = prim(p);
+        if p.size() == 1 {
+            return (Y::p(name), Some(name.to_string()));
+        }
+        match &self.byte_order {
+            ByteOrder::Le => (Y::p(name), Some(name.to_string())),
+            ByteOrder::Be => (Y::p(format!("{name}be")), Some(format!("{name}be"))),
+            ByteOrder::Switch(c) => (
+                Y::map(vec![
+                    ("switch-on", Y::s(c.clone())),
+                    (
+                        "cases",
+                        Y::Map(vec![
+                            ("true".to_string(), Y::p(format!("{name}be"))),
+                            ("false".to_string(), Y::p(format!("{name}le"))),
+                        ]),
+                    ),
+                ]),
+                None,
+            ),
+        }
+    }
+
     /// The Kaitai form of one value of shape `shape`.
     pub(super) fn elem(
         &mut self,
@@ -38,10 +76,10 @@ impl Renderer {
     ) -> Result<Elem, String> {
         let Place { scope, here, .. } = at;
         match shape {
-            Shape::Prim(p) => Ok(Elem::plain(
-                entries(vec![("type", Y::p(prim(p)))]),
-                Some(prim(p).to_string()),
-            )),
+            Shape::Prim(p) => {
+                let (ty, helper) = self.prim_type(p);
+                Ok(Elem::plain(entries(vec![("type", ty)]), helper))
+            }
             Shape::Array { len, elem } => {
                 let inner = elem();
                 if matches!(inner, Shape::Prim(Prim::U8)) {
@@ -308,8 +346,37 @@ impl Renderer {
         )
     }
 
-    /// The attributes of one field (one, or a count and the field).
+    /// The attributes of one field (one, or a count and the field), its numbers in the
+    /// field's byte order.
     pub(super) fn field_attrs(
+        &mut self,
+        f: &'static FieldLayout,
+        at: Place<'_>,
+        id: &str,
+        doc: &str,
+        extra_cond: Option<String>,
+    ) -> Result<Vec<Y>, String> {
+        let order = match f.endian {
+            Endian::Little => ByteOrder::Le,
+            Endian::Big => ByteOrder::Be,
+            Endian::BigIf(c) => {
+                let env = FieldEnv {
+                    r: self,
+                    earlier: at.earlier,
+                    scope: at.scope,
+                    here: at.here,
+                    alias: None,
+                };
+                ByteOrder::Switch(translate(&env, &c)?)
+            }
+        };
+        self.byte_order = order;
+        let r = self.field_attrs_in_order(f, at, id, doc, extra_cond);
+        self.byte_order = ByteOrder::Le;
+        r
+    }
+
+    fn field_attrs_in_order(
         &mut self,
         f: &'static FieldLayout,
         at: Place<'_>,
@@ -426,9 +493,16 @@ impl Renderer {
                 if count_prim.is_float() || count_prim == Prim::Bool {
                     return Err(format!("count type `{count_ty}`"));
                 }
-                let ct = prim(count_prim);
+                let (ct, _) = self.prim_type(count_prim);
+                if eof && matches!(self.byte_order, ByteOrder::Switch(_)) {
+                    return Err(
+                        "a byte order chosen by a condition on a counted field absent at the \
+                         end of the file (its count is read inside a block type)"
+                            .to_string(),
+                    );
+                }
                 let count = |cid: &str| {
-                    let mut m = entries(vec![("id", Y::p(cid)), ("type", Y::p(ct))]);
+                    let mut m = entries(vec![("id", Y::p(cid)), ("type", ct.clone())]);
                     if count_prim.is_signed() {
                         m.push(("valid".into(), Y::map(vec![("min", Y::p(0))])));
                     }
