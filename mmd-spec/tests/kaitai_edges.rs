@@ -1130,4 +1130,121 @@ fn positioned_fields_and_their_gaps_read_alike() {
     assert_eq!(v.profile.as_ref().unwrap().bytes, vec![3, 0]);
     assert_eq!(v.gaps.len(), 3);
     cross_check::<Positions>("positions", &[&a, &b, &c]);
+// ---- byte order (issue 29 item 5) ----
+
+/// A record that keeps the file's little-endian order inside a big-endian one.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct LePair {
+    /// A little-endian word.
+    w: u16,
+}
+
+/// A big-endian record: numbers, an array, counted lists of numbers and of records.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(
+    endian = big,
+    file(id = "big_rec", title = "Big-endian record", application = "tests")
+)]
+struct BigRec {
+    /// 2 bytes.
+    a: u16,
+    /// 4 bytes.
+    b: u32,
+    /// Signed.
+    c: i32,
+    /// A float.
+    d: f32,
+    /// 8 bytes.
+    e: u64,
+    /// Its own order: little-endian.
+    #[mmd(endian = little)]
+    f: u16,
+    /// An array of big-endian words.
+    g: [i16; 2],
+    /// A big-endian count and values.
+    #[mmd(count = u16)]
+    list: Vec<u32>,
+    /// A big-endian count of little-endian records.
+    #[mmd(count = u16)]
+    pairs: Vec<LePair>,
+    /// A double.
+    h: f64,
+    /// One byte.
+    tail: u8,
+}
+
+/// A TIFF-like header: "MM" makes the numbers after it big-endian, "II" little-endian.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(
+    endian = if byte_order.starts_with(b"MM") { big } else { little },
+    file(id = "tiffish", title = "TIFF-like header", application = "tests")
+)]
+struct Tiffish {
+    /// "II" or "MM".
+    byte_order: [u8; 2],
+    /// 42.
+    magic: u16,
+    /// An offset.
+    offset: u32,
+    /// Counted values.
+    #[mmd(count = u16)]
+    values: Vec<u32>,
+    /// Three values.
+    triple: [i16; 3],
+    /// A scale.
+    scale: f32,
+    /// A signed difference.
+    delta: i16,
+    /// Always big-endian.
+    #[mmd(endian = big)]
+    fixed: u16,
+    /// Its own order, chosen by `delta`.
+    #[mmd(endian = if *delta < 0 { little } else { big })]
+    last: u32,
+    /// Values to the end, in the header's order.
+    #[mmd(rest)]
+    more: Vec<u16>,
+}
+
+#[test]
+fn big_endian_fields_and_a_header_chosen_order_read_alike() {
+    let mut a = vec![0x12, 0x34, 0xDE, 0xAD, 0xBE, 0xEF, 0xFF, 0xFF, 0xFF, 0xFE];
+    a.extend([0x3F, 0xC0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0x34, 0x12, 0, 7, 0xFF, 0xF9]);
+    a.extend([0, 2, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 2]);
+    a.extend([0x40, 0x09, 0x21, 0xFB, 0x54, 0x44, 0x2D, 0x18, 0x99]);
+    let ksy = render_ksy(&Spec::of::<BigRec>().unwrap()).unwrap();
+    for t in ["type: u2be", "type: u4be", "type: s4be", "type: f4be", "type: u8be"] {
+        assert!(ksy.contains(t), "{t}: {ksy}");
+    }
+    assert!(ksy.contains("type: s2be\n    repeat: expr"), "{ksy}");
+    cross_check::<BigRec>("big_rec", &[&a]);
+
+    let mut mm = b"MM".to_vec();
+    mm.extend([0, 42, 0, 0, 1, 8, 0, 2, 0, 0, 0, 1, 1, 2, 3, 4]);
+    mm.extend([0, 1, 0xFF, 0xFE, 0x7F, 0xFF, 0xC0, 0, 0, 0, 0xFE, 0xD4, 0xAB, 0xCD]);
+    mm.extend([0x44, 0x33, 0x22, 0x11, 0x01, 0x02, 0x03, 0x04]);
+    let mut ii = b"II".to_vec();
+    ii.extend([42, 0, 8, 1, 0, 0, 2, 0, 1, 0, 0, 0, 4, 3, 2, 1]);
+    ii.extend([1, 0, 0xFE, 0xFF, 0xFF, 0x7F, 0, 0, 0, 0xC0, 0xD4, 0xFE, 0xAB, 0xCD]);
+    ii.extend([0x44, 0x33, 0x22, 0x11, 0x02, 0x01, 0x04, 0x03]);
+    // delta positive: `last` big-endian; the header little-endian.
+    let mut pos = ii.clone();
+    pos[26] = 0x2C;
+    pos[27] = 0x01;
+    let ksy = render_ksy(&Spec::of::<Tiffish>().unwrap()).unwrap();
+    assert!(ksy.contains("switch-on: "), "{ksy}");
+    assert!(ksy.contains("'true': u4be"), "{ksy}");
+    assert!(ksy.contains("'false': u4le"), "{ksy}");
+    let (m, i): (Tiffish, Tiffish) = (
+        decode_all(&mm, &()).unwrap(),
+        decode_all(&ii, &()).unwrap(),
+    );
+    assert_eq!(
+        Tiffish {
+            byte_order: *b"MM",
+            ..i
+        },
+        m
+    );
+    cross_check::<Tiffish>("tiffish", &[&mm, &ii, &pos]);
 }
