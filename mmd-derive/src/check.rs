@@ -461,7 +461,10 @@ fn check_fields(
                     cx.syn_error(syn::Error::new(
                         e.span(),
                         format!(
-                            "`endian` is the byte order of a field's numbers, and `{}` holds                              none of its own: it belongs on a number (`u16` .. `u64`, `i16` ..                              `i64`, `f32`, `f64`), an array or a Vec of them, or a field with a                              `count`; a format type states its own byte order on its struct",
+                            "`endian` is the byte order of a field's numbers, and `{}` holds none of \
+                             its own: it belongs on a number (`u16` .. `u64`, `i16` .. `i64`, \
+                             `f32`, `f64`), an array or a Vec of them, or a field with a `count`; \
+                             a format type states its own byte order on its struct",
                             type_text(f.ty)
                         ),
                     ));

@@ -1209,11 +1209,19 @@ struct Tiffish {
 #[test]
 fn big_endian_fields_and_a_header_chosen_order_read_alike() {
     let mut a = vec![0x12, 0x34, 0xDE, 0xAD, 0xBE, 0xEF, 0xFF, 0xFF, 0xFF, 0xFE];
-    a.extend([0x3F, 0xC0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0x34, 0x12, 0, 7, 0xFF, 0xF9]);
+    a.extend([
+        0x3F, 0xC0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0x34, 0x12, 0, 7, 0xFF, 0xF9,
+    ]);
     a.extend([0, 2, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 2]);
     a.extend([0x40, 0x09, 0x21, 0xFB, 0x54, 0x44, 0x2D, 0x18, 0x99]);
     let ksy = render_ksy(&Spec::of::<BigRec>().unwrap()).unwrap();
-    for t in ["type: u2be", "type: u4be", "type: s4be", "type: f4be", "type: u8be"] {
+    for t in [
+        "type: u2be",
+        "type: u4be",
+        "type: s4be",
+        "type: f4be",
+        "type: u8be",
+    ] {
         assert!(ksy.contains(t), "{t}: {ksy}");
     }
     assert!(ksy.contains("type: s2be\n    repeat: expr"), "{ksy}");
@@ -1221,11 +1229,15 @@ fn big_endian_fields_and_a_header_chosen_order_read_alike() {
 
     let mut mm = b"MM".to_vec();
     mm.extend([0, 42, 0, 0, 1, 8, 0, 2, 0, 0, 0, 1, 1, 2, 3, 4]);
-    mm.extend([0, 1, 0xFF, 0xFE, 0x7F, 0xFF, 0xC0, 0, 0, 0, 0xFE, 0xD4, 0xAB, 0xCD]);
+    mm.extend([
+        0, 1, 0xFF, 0xFE, 0x7F, 0xFF, 0xC0, 0, 0, 0, 0xFE, 0xD4, 0xAB, 0xCD,
+    ]);
     mm.extend([0x44, 0x33, 0x22, 0x11, 0x01, 0x02, 0x03, 0x04]);
     let mut ii = b"II".to_vec();
     ii.extend([42, 0, 8, 1, 0, 0, 2, 0, 1, 0, 0, 0, 4, 3, 2, 1]);
-    ii.extend([1, 0, 0xFE, 0xFF, 0xFF, 0x7F, 0, 0, 0, 0xC0, 0xD4, 0xFE, 0xAB, 0xCD]);
+    ii.extend([
+        1, 0, 0xFE, 0xFF, 0xFF, 0x7F, 0, 0, 0, 0xC0, 0xD4, 0xFE, 0xAB, 0xCD,
+    ]);
     ii.extend([0x44, 0x33, 0x22, 0x11, 0x02, 0x01, 0x04, 0x03]);
     // delta positive: `last` big-endian; the header little-endian.
     let mut pos = ii.clone();
@@ -1235,10 +1247,7 @@ fn big_endian_fields_and_a_header_chosen_order_read_alike() {
     assert!(ksy.contains("switch-on: "), "{ksy}");
     assert!(ksy.contains("'true': u4be"), "{ksy}");
     assert!(ksy.contains("'false': u4le"), "{ksy}");
-    let (m, i): (Tiffish, Tiffish) = (
-        decode_all(&mm, &()).unwrap(),
-        decode_all(&ii, &()).unwrap(),
-    );
+    let (m, i): (Tiffish, Tiffish) = (decode_all(&mm, &()).unwrap(), decode_all(&ii, &()).unwrap());
     assert_eq!(
         Tiffish {
             byte_order: *b"MM",
