@@ -163,7 +163,7 @@ pub enum Endian {
     Little,
     Big,
     /// Big-endian when the condition holds, else little-endian.
-    BigIf(Expr),
+    BigIf(Box<Expr>),
 }
 
 impl Endian {

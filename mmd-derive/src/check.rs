@@ -1187,10 +1187,10 @@ fn endian_value(cx: &Ctxt, e: &Expr) -> Option<Endian> {
     };
     let other = i.else_branch.as_ref().and_then(|(_, el)| word(el));
     match (then, other) {
-        (Some(true), Some(false)) => Some(Endian::BigIf((*i.cond).clone())),
+        (Some(true), Some(false)) => Some(Endian::BigIf(i.cond.clone())),
         (Some(false), Some(true)) => {
             let c = &i.cond;
-            Some(Endian::BigIf(syn::parse_quote!(!(#c))))
+            Some(Endian::BigIf(Box::new(syn::parse_quote!(!(#c)))))
         }
         (Some(_), Some(_)) => {
             cx.error_spanned_by(

@@ -1,6 +1,8 @@
 //! The traits every format type implements, and their impls for primitives.
 //!
-//! All MMD formats are little-endian; the readers and writers here always are.
+//! All MMD formats are little-endian; the readers and writers here always are. A field of
+//! another byte order (`#[mmd(endian = big)]`) is read and written through
+//! [`crate::rt::Ordered`] instead.
 
 use crate::error::Result;
 use crate::fixed::{fixed_one, FixedBytes, FixedOut, WRITE_BLOCK};

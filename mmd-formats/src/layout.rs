@@ -556,7 +556,8 @@ pub trait DescribeContext {
     fn context_layout() -> &'static ContextLayout;
 }
 
-/// A fixed-size little-endian number.
+/// A fixed-size number (little-endian unless its field's [`FieldLayout::endian`] says
+/// otherwise).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Prim {
     /// `u8`.
@@ -626,7 +627,7 @@ impl Prim {
 /// a leaf that describes itself.
 #[derive(Debug, Clone, Copy)]
 pub enum Shape {
-    /// A little-endian number.
+    /// A number (in the byte order of its field, [`FieldLayout::endian`]).
     Prim(Prim),
     /// `len` consecutive values of one shape (a Rust array `[T; N]`).
     Array {

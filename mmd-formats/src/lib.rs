@@ -83,6 +83,7 @@
 //! | `tag = u8` (enum) | a tag of this integer type is read just before the variant's fields |
 //! | `selected_by = bool` (enum) | no tag in the file: the enclosing struct computes the selector (`select = ...` on the field) |
 //! | `name = "..."` (enum) | what the tag is called in messages (`unknown shared-toon flag 7`) |
+//! | `endian = big` (struct) | the byte order of the struct's number fields: `big`, `little` (the default) or `if cond { big } else { little }` (either way round; `cond` over earlier fields, as in `if`). It applies to every field that reads numbers of its own (a number, an array of them, a `Vec` of them, and the count of a counted field) and states no order itself; a nested format type keeps the order it declares on its own struct (little-endian unless it says otherwise), as each type of the `.ksy` states its own. With a condition, the order applies to the fields after the last one it reads (a TIFF-like `byte_order: [u8; 2]` then `endian = if byte_order.starts_with(b"MM") { big } else { little }`); a multi-byte field before that needs an order of its own |
 //!
 //! On a variant: `tag = VALUE`, the tag (or selector) value that picks it; every variant has
 //! exactly one, and no two share one. Or `default`, on at most one variant of an enum whose
@@ -112,6 +113,7 @@
 //! | `gaps` | `Vec<Vec<u8>>` | in a struct with positioned fields, the last field: the bytes after the sequential fields that no positioned value holds, one byte string per run in file order (a run before each positioned value that does not start where the bytes before it end, and one to the end of the input), so that junk between and after the positioned parts is kept. A gap is never empty |
 //! | `select = expr` | an enum with `selected_by` | picks the enum's variant; the writer checks the variant matches |
 //! | `context = Ctx(arg, ...)` | any | after this field, `ctx` becomes the declared context `Ctx` (see below) computed from the arguments (expressions over the fields read so far, this one included) |
+//! | `endian = big` | a number (`u16` .. `u64`, `i16` .. `i64`, `f32`, `f64`; one byte has no order), an array of numbers, a `Vec` of them, or any field with a `count` (the count alone then: records keep their own order) | the byte order of the field's numbers, overriding its struct's: `big`, `little`, or `if cond { big } else { little }` (`cond` over earlier fields, evaluated before the field is read, and on write from the values). Rendered as `u4be` in the `.ksy`, or a `switch-on` the condition with cases `u4be` and `u4le`; a chosen order on an array of arrays, a list of arrays or a counted `unless_eof` field is refused (Kaitai would read those in helper types, where the condition's fields are out of reach). Such fields are read and written value by value, off the fixed path |
 //! | `switch_ctx = expr` | any | after this field, `ctx` becomes the value of `expr` (a `Result<NewCtx, Error>`); opaque to the descriptors, so the reference cannot render it: prefer `context` |
 //!
 //! `count`/`len` combine with `if`/`unless_eof` on an `Option<Vec<T>>`.

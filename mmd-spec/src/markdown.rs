@@ -41,13 +41,7 @@ pub fn render_markdown(spec: &Spec) -> String {
     if !spec.intro.is_empty() {
         let _ = writeln!(out, "{}\n", spec.intro);
     }
-    let _ = writeln!(
-        out,
-        "Sizes are in bytes; numbers are little-endian. \"index (bone)\" means an index whose \
-         width the context declares for that kind; \"text\" is a byte length followed by that \
-         many bytes. Expressions in the condition column are over earlier fields of the same \
-         record and the context (`ctx`), whose members are listed in its own section.\n"
-    );
+    let mut body = String::new();
     let mut seen = HashSet::new();
     let mut queue = vec![Item::Type(spec.root)];
     let mut i = 0;
@@ -58,11 +52,25 @@ pub fn render_markdown(spec: &Spec) -> String {
             continue;
         }
         match item {
-            Item::Type(ty) => render_type(&mut out, ty, std::ptr::eq(ty, spec.root), &mut queue),
-            Item::Leaf(l) => render_leaf(&mut out, &l),
-            Item::Context(c) => render_context(&mut out, c),
+            Item::Type(ty) => render_type(&mut body, ty, std::ptr::eq(ty, spec.root), &mut queue),
+            Item::Leaf(l) => render_leaf(&mut body, &l),
+            Item::Context(c) => render_context(&mut body, c),
         }
     }
+    // A field of another byte order says so in its type column (`endian_text`).
+    let orders = if body.contains(", big-endian") || body.contains(", count big-endian") {
+        " unless the type column says otherwise"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        out,
+        "Sizes are in bytes; numbers are little-endian{orders}. \"index (bone)\" means an index \
+         whose width the context declares for that kind; \"text\" is a byte length followed by \
+         that many bytes. Expressions in the condition column are over earlier fields of the \
+         same record and the context (`ctx`), whose members are listed in its own section.\n"
+    );
+    out.push_str(&body);
     link_sections(&out, &seen)
 }
 

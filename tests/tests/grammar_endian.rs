@@ -360,6 +360,10 @@ fn the_reference_says_big_endian_and_the_schema_is_unchanged() {
         "{md}"
     );
     assert!(md.contains("`u16`, big-endian |"), "{md}");
+    assert!(
+        md.contains("numbers are little-endian unless the type column says otherwise"),
+        "{md}"
+    );
     let spec = mmd_spec::Spec::of::<BigRecord>().unwrap();
     let md = mmd_spec::render_markdown(&spec);
     assert!(md.contains("`LittlePair`[]"), "{md}");
