@@ -721,7 +721,10 @@ where
         }
         return Err(err);
     }
-    let mut items = Vec::with_capacity(n as usize);
+    // A stream's end is a claim a read may still contradict: reserve in full only what
+    // is in memory.
+    let reserve = if input.holds_all() { n } else { n.min(4096) };
+    let mut items = Vec::with_capacity(reserve as usize);
     for i in 0..n as usize {
         items.push(T::read_ordered(input, big).map_err(|e| e.in_index(i))?);
     }
