@@ -856,6 +856,7 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
                 pos: None,
                 gaps: true,
                 context: None,
+                endian: Endian::Little,
             });
         }
     }
@@ -868,6 +869,7 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
             ("item", "a positioned list is a Vec"),
             ("context", "positioned fields are read after every sequential one, so no later field could see the context"),
             ("switch_ctx", "positioned fields are read after every sequential one, so no later field could see the context"),
+            ("endian", "a positioned value is read little-endian (a byte order at a position is not supported yet)"),
         ] {
             if let Some(span) = a.span_of(key) {
                 cx.syn_error(syn::Error::new(
@@ -1231,6 +1233,18 @@ fn inherit_endian(cx: &Ctxt, fields: &mut Fields, order: &Endian, has_ctx: bool,
         }
         let Some(s) = f.shape.as_mut() else { continue };
         if !has_numbers(s) || !order_matters(s) {
+            continue;
+        }
+        if s.pos.is_some() {
+            cx.error_spanned_by(
+                f.ty,
+                format!(
+                    "`{}` is positioned (`pos`), and a positioned value is read little-endian: \
+                     a struct with a byte order of its own cannot hold a positioned number yet \
+                     (put the value in a record type of its own)",
+                    f.name
+                ),
+            );
             continue;
         }
         // Another container's list is read through its own impls, in little-endian.

@@ -1130,6 +1130,8 @@ fn positioned_fields_and_their_gaps_read_alike() {
     assert_eq!(v.profile.as_ref().unwrap().bytes, vec![3, 0]);
     assert_eq!(v.gaps.len(), 3);
     cross_check::<Positions>("positions", &[&a, &b, &c]);
+}
+
 // ---- byte order (issue 29 item 5) ----
 
 /// A record that keeps the file's little-endian order inside a big-endian one.
