@@ -685,6 +685,19 @@ pub enum LeafKind {
         /// The byte that ends the text early, if any.
         terminator: Option<u8>,
     },
+    /// Text ended by the `terminator` byte, in `encoding`. With `to_end` false, of any
+    /// length: the bytes up to the first terminator, which is read too (a C string). With
+    /// `to_end` true, the whole of the field's region (its `size`, or the rest of the
+    /// input): the text ends at the first terminator or at the region's end, and the bytes
+    /// after the terminator belong to the field.
+    TerminatedText {
+        /// The encoding's name (`UTF-8`, `windows-1252`).
+        encoding: &'static str,
+        /// The byte that ends the text.
+        terminator: u8,
+        /// Whether the field takes its whole region.
+        to_end: bool,
+    },
     /// An index of the named kind whose width (bytes) the context member with
     /// [`ContextRole::IndexWidth`] of this kind gives.
     Index {

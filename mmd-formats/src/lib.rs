@@ -200,6 +200,19 @@
 //! assert_eq!(b.pixels, [1, 2, 3, 4]);
 //! ```
 //!
+//! ## Leaf types
+//!
+//! Besides numbers, arrays of them and derived types, a field may be one of these leaves,
+//! each with its codec, walk, JSON form and descriptor (so every renderer states it):
+//!
+//! | type | bytes | JSON |
+//! |---|---|---|
+//! | [`PmxText`] | a byte length (`i32`), then the text in the encoding the context's `text_encoding` member declares | a string, or `{"text", "raw", "encoding"}` for bytes that do not decode cleanly |
+//! | [`ShiftJis<N>`] | `N` bytes of Shift_JIS, ending at the first NUL; the bytes after it kept | the same |
+//! | [`text::NulText<E>`] | text of any length in the encoding `E` ([`text::Utf8`] by default, [`text::Latin1`], [`text::Sjis`], or a [`text::Charset`] of your own), then a NUL (a C string); an input that ends before the NUL is an error at its end | the same; `raw` holds the NUL |
+//! | [`text::PaddedText<E>`] | the whole of its region (a field with `size = expr`, else the rest of the input): the text ends at the first NUL or the region's end, the bytes after the NUL kept (RIFF `INFO` values) | the same; a string is written with one NUL after it |
+//! | [`Index<K>`], [`VertexIndex`] | an index whose width the context's `index_width` member of kind `K` declares | its raw value |
+//!
 //! ## The fixed paths
 //!
 //! The derive also generates a second, faster reader and writer from the same fields,

@@ -7,6 +7,9 @@
 //! * [`ShiftJis<N>`]: the fixed-length Shift_JIS (code page 932) name fields of VMD and PMD.
 //!   The whole `N` bytes are kept, including whatever follows the NUL terminator (0xFD
 //!   padding is common) and names that fill the field with no NUL at all.
+//! * [`NulText<E>`] and [`PaddedText<E>`]: text ended by a NUL, of any length, in the
+//!   encoding `E` ([`Utf8`], [`Latin1`], [`Sjis`]): a C string, and the text of a region
+//!   of a declared size with the bytes after its NUL kept (see [`terminated`]).
 
 use crate::codec::{Decode, Encode};
 use crate::error::{Error, Result};
@@ -17,6 +20,9 @@ use crate::layout::{Describe, LeafKind, LeafLayout, Prim, Shape, Size};
 use crate::walk::{Leaf, Text, TextKind, Visitor, Walk};
 
 pub use crate::kinds::TextEncoding;
+pub use terminated::{Charset, Latin1, NulText, PaddedText, Sjis, Utf8};
+
+pub mod terminated;
 use std::borrow::Cow;
 use std::fmt;
 

@@ -38,6 +38,12 @@ pub enum TextKind {
     ShiftJisFixed(usize),
     /// Shift_JIS text of a VPD line.
     ShiftJis,
+    /// Text ended by a NUL, in the named encoding ([`NulText`](crate::text::NulText)); the
+    /// raw bytes end with the NUL.
+    NulTerminated(&'static str),
+    /// Text filling a region, ended by a NUL with the bytes after it kept
+    /// ([`PaddedText`](crate::text::PaddedText)), in the named encoding.
+    NulPadded(&'static str),
 }
 
 impl TextKind {
@@ -48,6 +54,7 @@ impl TextKind {
             TextKind::Pmx(TextEncoding::Utf8) => "utf-8".into(),
             TextKind::Pmx(TextEncoding::Unknown(b)) => format!("unknown({b})"),
             TextKind::ShiftJisFixed(_) | TextKind::ShiftJis => "shift_jis".into(),
+            TextKind::NulTerminated(e) | TextKind::NulPadded(e) => e.to_ascii_lowercase(),
         }
     }
 }

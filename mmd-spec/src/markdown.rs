@@ -522,6 +522,24 @@ fn render_leaf(out: &mut String, l: &LeafLayout) {
                  of {encoding} text, {end}."
             )
         }
+        LeafKind::TerminatedText {
+            encoding,
+            terminator,
+            to_end: false,
+        } => format!(
+            "{encoding} text of any length, ended by a {terminator:#04x} byte, which is read \
+             and written with it but is not part of the text; an input that ends before it is \
+             a read error."
+        ),
+        LeafKind::TerminatedText {
+            encoding,
+            terminator,
+            to_end: true,
+        } => format!(
+            "{encoding} text that fills its region (the field's size, or the rest of the \
+             input): it ends at the first {terminator:#04x} byte, or at the region's end when \
+             there is none; the bytes after it belong to the field and are kept."
+        ),
         LeafKind::Index { sign, none, .. } => {
             let how = match sign {
                 IndexSign::Signed => "signed at every width (`i8`, `i16`, `i32`)",

@@ -259,6 +259,25 @@ impl Render {
                          decodes to."
                     ),
                 ),
+                LeafKind::TerminatedText {
+                    encoding, to_end, ..
+                } => text(
+                    None,
+                    &if to_end {
+                        format!(
+                            "{encoding} text filling its region: a string (written with one \
+                             NUL after it), or {{\"text\", \"raw\", \"encoding\"}} with the \
+                             region's bytes: `raw` is kept unless `text` differs from what it \
+                             decodes to."
+                        )
+                    } else {
+                        format!(
+                            "{encoding} text ended by a NUL: a string without NUL, or \
+                             {{\"text\", \"raw\", \"encoding\"}} with the bytes and their \
+                             NUL: `raw` is kept unless `text` differs from what it decodes to."
+                        )
+                    },
+                ),
                 LeafKind::Index { kind, sign, none } => {
                     let (min, max) = match sign {
                         IndexSign::Signed => (-(1i128 << 31), (1i128 << 31) - 1),

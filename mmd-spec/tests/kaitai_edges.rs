@@ -1259,3 +1259,60 @@ fn big_endian_fields_and_a_header_chosen_order_read_alike() {
     );
     cross_check::<Tiffish>("tiffish", &[&mm, &ii, &pos]);
 }
+
+// ---- NUL-terminated text: a C string, and text padded within a region ----
+
+/// An entry: a tag, a size, the text padded within it, a pad byte after an odd size.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+struct InfoEntry {
+    /// The tag.
+    id: [u8; 4],
+    /// The value's size.
+    size: u32,
+    /// The value: text up to its NUL, the bytes after it kept.
+    #[mmd(size = *size)]
+    value: mmd_formats::text::PaddedText<mmd_formats::text::Latin1>,
+    /// A pad byte after an odd size.
+    #[mmd(if = *size % 2 == 1)]
+    pad: Option<u8>,
+}
+
+/// Two C strings, then entries to the end of the file.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(file(id = "infos", title = "Infos", application = "tests"))]
+struct Infos {
+    /// A UTF-8 title.
+    title: mmd_formats::text::NulText,
+    /// A Shift_JIS name.
+    name: mmd_formats::text::NulText<mmd_formats::text::Sjis>,
+    /// The entries.
+    #[mmd(rest)]
+    entries: Vec<InfoEntry>,
+}
+
+#[test]
+fn nul_terminated_and_padded_text_read_alike() {
+    let mut a = b"H\xc3\xa9\0".to_vec(); // "Hé"
+    a.extend(b"\x96\xbc\x91\x4f\0"); // "名前" in Shift_JIS
+    a.extend(b"IART\x06\0\0\0Caf\xe9\0\xaa"); // "Café", one byte kept after the NUL
+    a.extend(b"INAM\x05\0\0\0abcd\0\0"); // odd size: a pad byte
+    a.extend(b"ICMT\x03\0\0\0xyz\0"); // no NUL in the region: the whole region is the text
+    let b = b"\0\0".to_vec();
+    cross_check::<Infos>("infos", &[&a, &b]);
+    let infos: Infos = decode_all(&a, &()).unwrap();
+    assert_eq!(infos.title.text(), "Hé");
+    assert_eq!(infos.name.text(), "名前");
+    let texts: Vec<String> = infos
+        .entries
+        .iter()
+        .map(|e| e.value.text().into())
+        .collect();
+    assert_eq!(texts, ["Café", "abcd", "xyz"]);
+    assert_eq!(infos.entries[0].value.after(), [0xaa]);
+    let ksy = render_ksy(&Spec::of::<Infos>().unwrap()).unwrap();
+    assert!(ksy.contains("terminator: 0"), "{ksy}");
+    assert!(
+        !ksy.contains("size-eos"),
+        "a padded text with a size takes `size:`: {ksy}"
+    );
+}

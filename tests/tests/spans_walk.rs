@@ -58,6 +58,9 @@ fn holds(leaf: &Leaf, bytes: &[u8]) -> bool {
             }
             TextKind::ShiftJisFixed(len) => n == len && t.raw == bytes,
             TextKind::ShiftJis => t.raw == bytes,
+            // The raw bytes are the stored ones: a C string's with its NUL.
+            TextKind::NulTerminated(_) => t.raw == bytes && t.raw.last() == Some(&0),
+            TextKind::NulPadded(_) => t.raw == bytes,
         },
         Leaf::Index { kind, raw } => {
             matches!(n, 1 | 2 | 4)

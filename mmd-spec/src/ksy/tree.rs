@@ -311,6 +311,22 @@ fn item(out: &mut String, v: &Value, shape: Shape, in_seq: bool) -> Result<(), S
                     str_value(out, &decode(encoding, &t.raw[..end])?);
                     Ok(())
                 }
+                (
+                    LeafKind::TerminatedText {
+                        encoding,
+                        terminator,
+                        ..
+                    },
+                    Leaf::Text(t),
+                ) => {
+                    let end = t
+                        .raw
+                        .iter()
+                        .position(|b| *b == terminator)
+                        .unwrap_or(t.raw.len());
+                    str_value(out, &decode(encoding, &t.raw[..end])?);
+                    Ok(())
+                }
                 (LeafKind::Index { sign, .. }, Leaf::Index { raw, .. }) => {
                     // A 4-byte unsigned-narrow index is read as `s4`.
                     let raw = match sign {

@@ -160,6 +160,20 @@ impl Renderer {
                 e.push(("encoding".into(), Y::p(encoding)));
                 Ok(Elem::plain(e, Some(format!("{}{size}", snake(leaf.name)))))
             }
+            LeafKind::TerminatedText {
+                encoding,
+                terminator,
+                to_end,
+            } => {
+                let mut e = entries(vec![("type", Y::p("str"))]);
+                if to_end {
+                    // The field's `size`, when it has one, replaces this.
+                    e.push(("size-eos".into(), Y::p(true)));
+                }
+                e.push(("terminator".into(), Y::p(terminator)));
+                e.push(("encoding".into(), Y::p(encoding)));
+                Ok(Elem::plain(e, None))
+            }
             LeafKind::Index { kind, sign, .. } => {
                 let (member, m) = scope.role(ContextRole::IndexWidth(kind)).ok_or_else(|| {
                     format!(
@@ -429,7 +443,17 @@ impl Renderer {
         let mut e = self.elem((f.shape)(), f.select, at)?;
         // Each value from exactly `size` bytes: a substream per value, as in Kaitai.
         if let Some(bound) = f.bound {
-            if !matches!((f.shape)(), Shape::Type(_)) || e.fixed_repeat.is_some() {
+            let padded = matches!(
+                (f.shape)(),
+                Shape::Leaf(LeafLayout {
+                    kind: LeafKind::TerminatedText { to_end: true, .. },
+                    ..
+                })
+            );
+            if padded {
+                // A padded text takes exactly its region: `size:` in place of `size-eos:`.
+                e.entries.retain(|(k, _)| k != "size-eos");
+            } else if !matches!((f.shape)(), Shape::Type(_)) || e.fixed_repeat.is_some() {
                 return Err(format!(
                     "`size` on `{}`, which is not a record (Kaitai bounds only user types)",
                     f.ty
