@@ -123,8 +123,9 @@
 //! checks (`if` against `null`, `len`, `select`, counts, contexts) and naming the JSON path
 //! of any mistake. With the `serde` feature the derive also implements `serde::Serialize`
 //! and `serde::Deserialize` in that shape (in a downstream crate too, when it enables the
-//! feature of mmd-formats). Leaf types of your own implement `FromJson` by hand beside
-//! their `Decode`.
+//! feature of mmd-formats). A field type written by hand implements `Decode`, `Encode`,
+//! `Describe`, `Walk` and `FromJson`: [`handmade`] says what each must do, which error
+//! helpers keep the offset and path, and how such a type still describes itself.
 //!
 //! ## The expression language
 //!
@@ -375,6 +376,7 @@ pub mod error;
 pub mod file;
 pub mod fixed;
 pub mod flags;
+pub mod handmade;
 pub mod index;
 pub mod inspect;
 pub mod io;

@@ -1316,3 +1316,186 @@ fn nul_terminated_and_padded_text_read_alike() {
         "a padded text with a size takes `size:`: {ksy}"
     );
 }
+
+// ---- hand-made field types that describe themselves (mmd_formats::handmade's example) ----
+
+mod handmade {
+    use mmd_formats::error::Result;
+    use mmd_formats::json::{FromJson, Json, JsonError};
+    use mmd_formats::layout::{Describe, Shape, Size};
+    use mmd_formats::walk::{Visitor, Walk};
+    use mmd_formats::{Decode, Encode, Error, Input, Mmd, Output};
+
+    /// A colour packed into 16 bits.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Rgb565(pub u16);
+
+    impl<C: ?Sized> Decode<C> for Rgb565 {
+        fn decode<I: Input + ?Sized>(input: &mut I, ctx: &C) -> Result<Self> {
+            u16::decode(input, ctx).map(Rgb565)
+        }
+    }
+    impl<C: ?Sized> Encode<C> for Rgb565 {
+        fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()> {
+            self.0.encode(out, ctx)
+        }
+    }
+    impl Describe for Rgb565 {
+        const SIZE: Size = Size::Fixed(2);
+        const MIN_SIZE: u64 = 2;
+        fn shape() -> Shape {
+            u16::shape()
+        }
+    }
+    impl Walk for Rgb565 {
+        fn walk(&self, v: &mut dyn Visitor) {
+            self.0.walk(v)
+        }
+    }
+    impl<C: ?Sized> FromJson<C> for Rgb565 {
+        fn from_json(json: &Json<'_>, ctx: &C) -> std::result::Result<Self, JsonError> {
+            u16::from_json(json, ctx).map(Rgb565)
+        }
+    }
+
+    /// The bytes of `Frames`: a count, then each frame's distance from the one before.
+    #[derive(Mmd, Debug, Clone, PartialEq)]
+    pub struct FrameDeltas {
+        /// Frames after the one before.
+        #[mmd(count = u16)]
+        pub deltas: Vec<u16>,
+    }
+
+    /// Key frame numbers, stored as deltas.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Frames(pub Vec<u32>);
+
+    impl FrameDeltas {
+        fn frames(&self) -> Frames {
+            let mut at = 0u32;
+            Frames(
+                self.deltas
+                    .iter()
+                    .map(|d| {
+                        at += u32::from(*d);
+                        at
+                    })
+                    .collect(),
+            )
+        }
+    }
+    impl Frames {
+        fn deltas(&self) -> Option<FrameDeltas> {
+            let mut before = 0u32;
+            let mut deltas = Vec::new();
+            for f in &self.0 {
+                deltas.push(u16::try_from(f.checked_sub(before)?).ok()?);
+                before = *f;
+            }
+            Some(FrameDeltas { deltas })
+        }
+    }
+    impl<C: ?Sized> Decode<C> for Frames {
+        fn decode<I: Input + ?Sized>(input: &mut I, ctx: &C) -> Result<Self> {
+            FrameDeltas::decode(input, ctx).map(|d| d.frames())
+        }
+    }
+    impl<C: ?Sized> Encode<C> for Frames {
+        fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()> {
+            let d = self.deltas().ok_or_else(|| {
+                Error::inconsistent(out.position(), "frames in order", "frames out of order")
+            })?;
+            d.encode(out, ctx)
+        }
+    }
+    impl Describe for Frames {
+        const SIZE: Size = FrameDeltas::SIZE;
+        const MIN_SIZE: u64 = FrameDeltas::MIN_SIZE;
+        fn shape() -> Shape {
+            FrameDeltas::shape()
+        }
+    }
+    impl Walk for Frames {
+        fn walk(&self, v: &mut dyn Visitor) {
+            self.deltas()
+                .unwrap_or(FrameDeltas { deltas: Vec::new() })
+                .walk(v)
+        }
+    }
+    impl<C: ?Sized> FromJson<C> for Frames {
+        fn from_json(json: &Json<'_>, ctx: &C) -> std::result::Result<Self, JsonError> {
+            FrameDeltas::from_json(json, ctx).map(|d| d.frames())
+        }
+    }
+
+    /// A codec of its own that does not describe itself.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Blob(pub u8);
+    impl<C: ?Sized> Decode<C> for Blob {
+        fn decode<I: Input + ?Sized>(input: &mut I, ctx: &C) -> Result<Self> {
+            u8::decode(input, ctx).map(Blob)
+        }
+    }
+    impl<C: ?Sized> Encode<C> for Blob {
+        fn encode<O: Output + ?Sized>(&self, out: &mut O, ctx: &C) -> Result<()> {
+            self.0.encode(out, ctx)
+        }
+    }
+    impl Describe for Blob {
+        const SIZE: Size = Size::Fixed(1);
+        const MIN_SIZE: u64 = 1;
+    }
+    impl Walk for Blob {
+        fn walk(&self, v: &mut dyn Visitor) {
+            self.0.walk(v)
+        }
+    }
+    impl<C: ?Sized> FromJson<C> for Blob {
+        fn from_json(json: &Json<'_>, ctx: &C) -> std::result::Result<Self, JsonError> {
+            u8::from_json(json, ctx).map(Blob)
+        }
+    }
+
+    /// A palette and the frames it changes at.
+    #[derive(Mmd, Debug, Clone, PartialEq)]
+    #[mmd(file(id = "palette", title = "Palette", application = "tests"))]
+    pub struct Palette {
+        /// The colours.
+        #[mmd(count = u8)]
+        pub colours: Vec<Rgb565>,
+        /// When it changes.
+        pub frames: Frames,
+    }
+
+    /// A record holding a type that does not describe itself.
+    #[derive(Mmd, Debug, Clone, PartialEq)]
+    #[mmd(file(id = "blobbed", title = "Blobbed", application = "tests"))]
+    pub struct Blobbed {
+        /// The blob.
+        pub blob: Blob,
+    }
+}
+
+#[test]
+fn hand_made_types_that_describe_themselves_are_rendered_and_read_alike() {
+    let bytes = [2, 0x1f, 0xf8, 0xe0, 0x07, 3, 0, 10, 0, 5, 0, 0, 0];
+    cross_check::<handmade::Palette>("palette", &[&bytes, &[0, 0, 0]]);
+    let spec = Spec::of::<handmade::Palette>().unwrap();
+    let md = mmd_spec::render_markdown(&spec);
+    // The twin's fields are stated below the hand-made type.
+    assert!(md.contains("## FrameDeltas"), "{md}");
+    assert!(md.contains("`deltas`"), "{md}");
+    let schema = mmd_spec::render_schema(&spec);
+    assert!(schema.contains("\"deltas\""), "{schema}");
+}
+
+#[test]
+fn a_hand_made_type_that_does_not_describe_itself_is_named_by_the_ksy_renderer() {
+    let spec = Spec::of::<handmade::Blobbed>().unwrap();
+    let e = render_ksy(&spec).unwrap_err().to_string();
+    assert!(e.contains("blob"), "{e}");
+    assert!(e.contains("does not describe"), "{e}");
+    // The reference still names the field and its type.
+    let md = mmd_spec::render_markdown(&spec);
+    assert!(md.contains("`blob`") && md.contains("Blob"), "{md}");
+}
