@@ -16,7 +16,8 @@
 //! interleaved rounds after a warm-up; a figure is the median of all samples. One sample
 //! is one call; the parsed value is dropped outside the timed region. Our write is
 //! `Encode::encode` into a vector whose capacity was reserved beforehand (reused, cleared
-//! before each call). The byte-sum baseline adds every byte of the file as a `u64`.
+//! before each call); "to_bytes" is the write as a user calls it (`Pmx::to_bytes`, a new
+//! vector each call, reserved from the value's size hint). The byte-sum baseline adds every byte of the file as a `u64`.
 //!
 //! Memory: a counting global allocator (switched on only around the measured call) gives
 //! the peak heap growth during one read and the heap the parsed value holds after it,
@@ -424,6 +425,9 @@ struct Row {
     /// Our read: median seconds, or the error.
     read: Result<f64, String>,
     write: Result<f64, String>,
+    /// Our write as a user calls it (`to_bytes`: a fresh vector each call, reserved by
+    /// the writer's own size hint).
+    to_bytes: Result<f64, String>,
     /// Heap peak during our read, heap held by our value.
     heap: Option<(usize, usize)>,
     peers: Vec<(&'static str, bool, PeerResult)>,
@@ -459,6 +463,7 @@ fn run_input(input: &Input, peers: &[Peer], args: &Args) -> Row {
         pair: input.pair,
         read: Err(String::new()),
         write: Err(String::new()),
+        to_bytes: Err(String::new()),
         heap: None,
         peers: vec![],
         byte_sum: f64::NAN,
@@ -515,6 +520,14 @@ fn run_input(input: &Input, peers: &[Peer], args: &Args) -> Row {
             }),
             samples: vec![],
         });
+        runners.push(Runner {
+            label: "to_bytes".into(),
+            run: Box::new(move || {
+                black_box(peers::ours_to_bytes(f, v.as_ref()).map(|b| b.len()).ok());
+                None
+            }),
+            samples: vec![],
+        });
     }
     for p in &ok_peers {
         let read = p.read;
@@ -548,6 +561,10 @@ fn run_input(input: &Input, peers: &[Peer], args: &Args) -> Row {
     row.byte_sum = med("byte-sum");
     row.read = match &ours {
         Ok(_) => Ok(med("read")),
+        Err(e) => Err(e.clone()),
+    };
+    row.to_bytes = match &write_ok {
+        Ok(()) => Ok(med("to_bytes")),
         Err(e) => Err(e.clone()),
     };
     row.write = match write_ok {

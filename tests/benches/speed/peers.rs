@@ -379,6 +379,16 @@ pub fn ours_write(format: Format, v: &dyn Any, out: &mut Vec<u8>) -> Result<(), 
     }
 }
 
+/// Our write as a user calls it: `to_bytes` on the value `ours_read` returned.
+pub fn ours_to_bytes(format: Format, v: &dyn Any) -> Result<Vec<u8>, String> {
+    let e = |e: mmd_formats::Error| e.to_string();
+    match format {
+        Format::Pmx => get::<mmd_formats::pmx::Pmx>(v).to_bytes().map_err(e),
+        Format::Pmd => get::<mmd_formats::pmd::Pmd>(v).to_bytes().map_err(e),
+        Format::Vmd => get::<mmd_formats::vmd::Vmd>(v).to_bytes().map_err(e),
+    }
+}
+
 /// The section counts of a value `ours_read` returned, named as the peers name them.
 pub fn ours_counts(format: Format, v: &dyn Any) -> Counts {
     match format {
