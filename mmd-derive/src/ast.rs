@@ -282,6 +282,9 @@ pub struct TagSpec {
     /// True: read from the file; false: selected by the enclosing struct.
     pub read: bool,
     pub name: String,
+    /// `tag_form = fourcc`: the tag is four bytes of text read as a `u32`; messages and
+    /// the reference show it as text (`"fmt "`).
+    pub fourcc: bool,
 }
 
 /// A variant's tag value, checked against the tag kind.
@@ -298,6 +301,36 @@ impl TagValue {
             TagValue::Int(i) => i.to_string(),
         }
     }
+
+    /// The value as messages show it: its number, or for a FourCC tag its text
+    /// (`"fmt "`, the way `mmd_formats::layout::fourcc_text` shows it).
+    pub fn shown(&self, fourcc: bool) -> String {
+        match self {
+            TagValue::Int(i) if fourcc => match u32::try_from(*i) {
+                Ok(v) => fourcc_text(v),
+                Err(_) => i.to_string(),
+            },
+            _ => self.display(),
+        }
+    }
+}
+
+/// A FourCC's text: its four bytes in file order (little-endian), in double quotes, with
+/// `"` and `\` escaped and any byte outside printable ASCII as `\xNN`. The same rule as
+/// `mmd_formats::layout::fourcc_text` (the messages the derive writes at compile time
+/// must match those the runtime writes).
+pub fn fourcc_text(v: u32) -> String {
+    let mut s = String::from("\"");
+    for b in v.to_le_bytes() {
+        match b {
+            b'"' => s.push_str("\\\""),
+            b'\\' => s.push_str("\\\\"),
+            0x20..=0x7e => s.push(char::from(b)),
+            _ => s.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    s.push('"');
+    s
 }
 
 impl Container<'_> {

@@ -85,6 +85,7 @@ pub const KEYWORDS: &[Keyword] = &[
     Keyword { name: "endian", places: &[Struct, Field], form: Form::Expr, example: "endian = big", belongs: "on a struct (its number fields) or on a field that is a number, an array of numbers or a Vec of them (`#[mmd(endian = big)]`, `little`, or `if cond { big } else { little }`)" },
     Keyword { name: "file", places: &[Struct], form: Form::Strings, example: "file(id = \"pmx\", title = \"PMX 2.0\", application = \"PMX Editor\")", belongs: "on the root struct of a file format" },
     Keyword { name: "tag", places: &[Enum], form: Form::Type, example: "tag = u8", belongs: "on an enum (`#[mmd(tag = u8)]`) or on its variants (`#[mmd(tag = 0)]`)" },
+    Keyword { name: "tag_form", places: &[Enum], form: Form::Expr, example: "tag_form = fourcc", belongs: "on an enum with `tag = u32` (`#[mmd(tag = u32, tag_form = fourcc)]`: the tags are four ASCII bytes, shown as text)" },
     Keyword { name: "selected_by", places: &[Enum], form: Form::Type, example: "selected_by = bool", belongs: "on an enum" },
     Keyword { name: "name", places: &[Enum], form: Form::Str, example: "name = \"shared-toon flag\"", belongs: "on an enum (`#[mmd(name = \"weight type\")]`) or on a context member (`#[mmd(name = \"bone index width\")]`)" },
     Keyword { name: "default", places: &[Variant], form: Form::Flag, example: "default", belongs: "on the variant of a `tag` enum that keeps every tag no other variant lists" },

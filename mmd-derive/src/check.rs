@@ -89,7 +89,7 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
                         tag_attr.value,
                         format!(
                             "tag {} is already used by variant `{other}`",
-                            value.display()
+                            value.shown(spec.fourcc)
                         ),
                     );
                     continue;
@@ -232,6 +232,7 @@ fn check_tag_spec(cx: &Ctxt, ident: &Ident, attrs: &crate::attr::Attrs) -> Optio
                 kind,
                 read: true,
                 name,
+                fourcc: tag_form(cx, attrs, kind),
             }),
         },
         (None, Some(s)) => match TagKind::from_type(s.value) {
@@ -245,18 +246,89 @@ fn check_tag_spec(cx: &Ctxt, ident: &Ident, attrs: &crate::attr::Attrs) -> Optio
                 );
                 None
             }
-            Some(kind) => Some(TagSpec {
-                ty: s.value.clone(),
-                kind,
-                read: false,
-                name,
-            }),
+            Some(kind) => {
+                if let Some(f) = attrs.expr("tag_form") {
+                    cx.syn_error(syn::Error::new(
+                        f.span(),
+                        "`tag_form` is for a tag read from the file (`tag = u32`); \
+                         a `selected_by` enum reads no tag",
+                    ));
+                }
+                Some(TagSpec {
+                    ty: s.value.clone(),
+                    kind,
+                    read: false,
+                    name,
+                    fourcc: false,
+                })
+            }
         },
     }
 }
 
+/// `tag_form = fourcc`: true when given (and the tag is a `u32`, the only type four
+/// bytes of text fill); any other form, or another tag type, is refused here.
+fn tag_form(cx: &Ctxt, attrs: &crate::attr::Attrs, kind: TagKind) -> bool {
+    let Some(f) = attrs.expr("tag_form") else {
+        return false;
+    };
+    let is_fourcc = matches!(f.value, Expr::Path(p) if p.path.is_ident("fourcc"));
+    if !is_fourcc {
+        cx.error_spanned_by(
+            f.value,
+            format!(
+                "`tag_form` takes `fourcc` (four ASCII bytes read as a `u32`, shown as text), \
+                 not `{}`",
+                expr_text(f.value)
+            ),
+        );
+        return false;
+    }
+    if kind
+        != (TagKind::Int {
+            signed: false,
+            bits: 32,
+        })
+    {
+        cx.syn_error(syn::Error::new(
+            f.span(),
+            "`tag_form = fourcc` needs `tag = u32`: a FourCC is four bytes, read as a \
+             little-endian `u32`",
+        ));
+        return false;
+    }
+    true
+}
+
 fn tag_value(cx: &Ctxt, e: &Expr, spec: &TagSpec) -> Option<TagValue> {
     let (value, neg) = match e {
+        Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::ByteStr(b),
+            ..
+        }) => {
+            let bytes = b.value();
+            return match <[u8; 4]>::try_from(bytes.as_slice()) {
+                Ok(four) if spec.fourcc => Some(TagValue::Int(u32::from_le_bytes(four).into())),
+                Ok(_) => {
+                    cx.error_spanned_by(
+                        e,
+                        "a byte-string tag is a FourCC: the enum needs \
+                         `#[mmd(tag = u32, tag_form = fourcc)]`",
+                    );
+                    None
+                }
+                Err(_) => {
+                    cx.error_spanned_by(
+                        e,
+                        format!(
+                            "a FourCC tag is exactly four bytes (`b\"fmt \"`), not {}",
+                            bytes.len()
+                        ),
+                    );
+                    None
+                }
+            };
+        }
         Expr::Lit(l) => (&l.lit, false),
         Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => match &*u.expr {
             Expr::Lit(l) => (&l.lit, true),

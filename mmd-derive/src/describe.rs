@@ -271,11 +271,13 @@ pub fn expand(cont: &Container) -> TokenStream {
             };
             let tag = if spec.read {
                 let s = spec.kind.size();
+                let fourcc = spec.fourcc;
                 quote!(#layout::TagSource::Read {
                     ty: #tag_ty,
                     prim: #prim,
                     size: #s,
                     name: #tag_name,
+                    fourcc: #fourcc,
                 })
             } else {
                 quote!(#layout::TagSource::Selected {

@@ -317,7 +317,11 @@ pub fn expected_tags(cont: &Container) -> String {
     };
     let tags: Vec<String> = vs
         .iter()
-        .filter_map(|v| v.tag.as_ref().map(TagValue::display))
+        .filter_map(|v| {
+            v.tag
+                .as_ref()
+                .map(|t| t.shown(cont.tag.as_ref().is_some_and(|s| s.fourcc)))
+        })
         .collect();
     match tags.split_last() {
         None => String::new(),
@@ -377,6 +381,11 @@ pub fn expand(cont: &Container) -> TokenStream {
                         })().map_err(|e| e.in_field(#name)),
                     }
                 }
+                None if spec.fourcc => quote! {
+                    other => #err(#rt::unknown_tag(
+                        __mmd_tag_at, #tag_name, #rt::FourCc(other), #expected,
+                    )),
+                },
                 None => quote! {
                     other => #err(#rt::unknown_tag(__mmd_tag_at, #tag_name, other, #expected)),
                 },

@@ -456,6 +456,11 @@ pub fn expand(cont: &Container) -> TokenStream {
                         quote! { #pat => #some(#oname), }
                     });
                     let tag_name = Literal::string(&spec.name);
+                    let found = if spec.fourcc {
+                        quote!(#rt::FourCc(*#b))
+                    } else {
+                        quote!(*#b)
+                    };
                     // At the field that holds the tag (the variant itself when that
                     // field is its lone body).
                     let at_field = (!v.fields.is_lone()).then(|| {
@@ -469,7 +474,7 @@ pub fn expand(cont: &Container) -> TokenStream {
                         };
                         if let #some(__mmd_listed) = __mmd_listed {
                             return #err(#rt::default_holds_listed(
-                                #output::position(&*__mmd_out), #tag_name, *#b, __mmd_listed, #name,
+                                #output::position(&*__mmd_out), #tag_name, #found, __mmd_listed, #name,
                             )#at_field.in_field(#name));
                         }
                     })

@@ -124,6 +124,11 @@ pub enum TagSource {
         size: u64,
         /// What the tag is called in messages and the reference.
         name: &'static str,
+        /// True for `#[mmd(tag = u32, tag_form = fourcc)]`: the tag is four bytes of
+        /// text read as a little-endian `u32` (a RIFF chunk id); messages and the
+        /// reference show each value as [`fourcc_text`] does (`"fmt "`) beside its
+        /// number, which [`VariantLayout::tag`] keeps.
+        fourcc: bool,
     },
     /// The tag is not in the file at this place: the enclosing struct computes it from
     /// earlier fields (see [`FieldLayout::select`]).
@@ -135,6 +140,47 @@ pub enum TagSource {
         /// What the selector is called in messages and the reference.
         name: &'static str,
     },
+}
+
+/// A FourCC's text: its four bytes in file order (`v.to_le_bytes()`), in double quotes,
+/// with `"` and `\` escaped by a backslash and any byte outside printable ASCII as `\xNN`.
+///
+/// ```
+/// use mmd_formats::layout::fourcc_text;
+/// assert_eq!(fourcc_text(u32::from_le_bytes(*b"fmt ")), r#""fmt ""#);
+/// assert_eq!(fourcc_text(u32::from_le_bytes([b'a', 0, b'"', 0xff])), r#""a\x00\"\xff""#);
+/// ```
+pub fn fourcc_text(v: u32) -> String {
+    let mut s = String::from("\"");
+    for b in v.to_le_bytes() {
+        match b {
+            b'"' => s.push_str("\\\""),
+            b'\\' => s.push_str("\\\\"),
+            0x20..=0x7e => s.push(char::from(b)),
+            _ => s.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    s.push('"');
+    s
+}
+
+impl VariantLayout {
+    /// The variant's tag as the reference shows it: its number, and for a FourCC tag
+    /// ([`TagSource::Read`] with `fourcc`) the text beside it (`1635017060 ("data")`);
+    /// `None` for the default variant.
+    pub fn tag_shown(&self, tag: &TagSource) -> Option<String> {
+        if self.default {
+            return None;
+        }
+        let text = match tag {
+            TagSource::Read { fourcc: true, .. } => self.tag.parse::<u32>().ok().map(fourcc_text),
+            _ => None,
+        };
+        Some(match text {
+            Some(t) => format!("{} ({t})", self.tag),
+            None => self.tag.to_string(),
+        })
+    }
 }
 
 /// One variant of a tagged enum.

@@ -1174,6 +1174,17 @@ pub fn empty_at_eof(at: u64) -> Error {
     )
 }
 
+/// A FourCC tag (`#[mmd(tag = u32, tag_form = fourcc)]`) as messages show it: its text
+/// in double quotes, as [`crate::layout::fourcc_text`] writes it (`"fmt "`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FourCc(pub u32);
+
+impl std::fmt::Display for FourCc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::layout::fourcc_text(self.0))
+    }
+}
+
 /// The error for a tag (or selector) no variant has.
 pub fn unknown_tag<T: std::fmt::Display>(at: u64, name: &str, found: T, expected: &str) -> Error {
     Error::invalid(at, expected, format!("unknown {name} {found}"))

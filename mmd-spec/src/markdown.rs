@@ -445,7 +445,7 @@ fn render_type(out: &mut String, ty: &'static TypeLayout, root: bool, queue: &mu
                 let _ = writeln!(
                     out,
                     "| {} | `{}` | {} | {} |",
-                    if v.default { "any other" } else { v.tag },
+                    v.tag_shown(tag).as_deref().unwrap_or("any other"),
                     v.name,
                     cell(&layout),
                     cell(v.doc)
@@ -466,7 +466,8 @@ fn render_type(out: &mut String, ty: &'static TypeLayout, root: bool, queue: &mu
                         cell(v.doc)
                     );
                 } else {
-                    let _ = writeln!(out, "Value {}. {}\n", v.tag, cell(v.doc));
+                    let shown = v.tag_shown(tag).unwrap_or_default();
+                    let _ = writeln!(out, "Value {shown}. {}\n", cell(v.doc));
                 }
                 render_fields(out, v.fields, 0, false, queue);
             }

@@ -1018,6 +1018,45 @@ fn a_default_variant_keeps_unknown_tags_alike() {
     cross_check::<KeptChunks>("kept_chunks", &[&a, &b]);
 }
 
+/// A RIFF-like chunk whose id is a FourCC, unknown ids kept.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(tag = u32, tag_form = fourcc, name = "chunk id")]
+enum FourCcChunk {
+    /// A number.
+    #[mmd(tag = b"fmt ")]
+    Format(u16),
+    /// Any other id: a size byte and that many bytes.
+    #[mmd(default)]
+    Other {
+        /// The id as read.
+        id: u32,
+        /// How many bytes follow.
+        size: u8,
+        /// The bytes.
+        #[mmd(len = size)]
+        body: Vec<u8>,
+    },
+}
+
+/// FourCC chunks to the end.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(file(id = "fourcc_chunks", title = "FourCC chunks", application = "tests"))]
+struct FourCcChunks {
+    /// The chunks in file order.
+    #[mmd(rest)]
+    chunks: Vec<FourCcChunk>,
+}
+
+#[test]
+fn fourcc_tags_read_alike_and_their_text_is_the_doc() {
+    let mut a = b"fmt ".to_vec(); // a listed id
+    a.extend([1, 2]);
+    a.extend([b'a', 0, b'"', b'\\', 1, 9]); // an unknown id with escapes, 1 byte
+    let ksy = render_ksy(&Spec::of::<FourCcChunks>().unwrap()).unwrap();
+    assert!(ksy.contains("FourCC \"fmt \"."), "{ksy}");
+    cross_check::<FourCcChunks>("fourcc_chunks", &[&a, b"fmt \x07\x00"]);
+}
+
 // ---- positioned fields and the gaps between them (issue 29 item 2) ----
 
 /// A directory entry: an image's size and absolute offset.

@@ -244,6 +244,7 @@ fn enums_list_every_tag() {
             prim,
             size,
             name,
+            fourcc: false,
         } => {
             assert_eq!(
                 (*ty, *prim, *size, *name),
@@ -416,7 +417,8 @@ fn pmx_weight() {
             ty: "u8",
             prim: Prim::U8,
             size: 1,
-            name: "weight type"
+            name: "weight type",
+            fourcc: false,
         }
     ));
     let tags: Vec<(&str, &str)> = variants.iter().map(|v| (v.name, v.tag)).collect();

@@ -627,12 +627,29 @@ impl Renderer {
         // The signature comes first, before the tag (as the reader reads it).
         let mut seq: Vec<Y> = ty.magic.map(magic_entry).into_iter().collect();
         let (tag_id, read) = match tag {
-            TagSource::Read { prim: p, name, .. } => {
+            TagSource::Read {
+                prim: p,
+                name,
+                fourcc,
+                ..
+            } => {
                 let tag_id = ident(name);
                 let mut values = Vec::new();
                 for v in variants.iter().filter(|v| !v.default) {
                     let mut m = entries(vec![("id", Y::p(snake(v.name)))]);
-                    m.extend(doc_entry(v.doc));
+                    // A FourCC: the number is the key Kaitai compares, the text its doc.
+                    let text = match v.tag.parse::<u32>() {
+                        Ok(n) if *fourcc => {
+                            Some(format!("FourCC {}.", mmd_formats::layout::fourcc_text(n)))
+                        }
+                        _ => None,
+                    };
+                    let doc = match text {
+                        Some(t) if v.doc.trim().is_empty() => t,
+                        Some(t) => format!("{t} {}", v.doc),
+                        None => v.doc.to_string(),
+                    };
+                    m.extend(doc_entry(&doc));
                     values.push((v.tag.to_string(), Y::Map(m)));
                 }
                 let default = variants.iter().find(|v| v.default);
