@@ -152,6 +152,9 @@ pub struct Shape {
     pub gaps: bool,
     /// A switch to a declared context (`#[mmd(context = Ctx(args))]`).
     pub context: Option<ContextCall>,
+    /// `with_parent`: each value is read and written with this record's earlier fields
+    /// in view (its type names this record as its `parent`).
+    pub with_parent: bool,
     /// The byte order of the field's numbers (its own `endian`, or its struct's for a
     /// field of numbers); little-endian, the default, for every other field.
     pub endian: Endian,

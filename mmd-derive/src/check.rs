@@ -35,6 +35,13 @@ pub fn check(cx: &Ctxt, cont: &mut Container) {
             }
         }
     }
+    if let (Some(up), Some(_)) = (cont.attrs.ty("parent"), cont.attrs.strings("file")) {
+        cx.syn_error(syn::Error::new(
+            up.span(),
+            "`parent` and `file` conflict: the root type of a file format is read inside no \
+             other record, so it has no enclosing record to name",
+        ));
+    }
     let declared_ctx = cont.attrs.has("ctx");
     let type_name = cont.ident.to_string();
     match &mut cont.data {
@@ -439,6 +446,16 @@ fn check_expr_names(
     }
     for id in names {
         let name = id.to_string();
+        if name == "parent" && !crate::tree::parent_on() && !fields.contains(&name) {
+            cx.error_spanned_by(
+                &id,
+                format!(
+                    "`parent` is used here but `{type_name}` names no enclosing record: add \
+                     `#[mmd(parent = Record)]` (the record whose `with_parent` field holds \
+                     `{type_name}`)"
+                ),
+            );
+        }
         if name == "ctx" && !has_ctx {
             cx.error_spanned_by(
                 &id,
@@ -523,7 +540,19 @@ fn check_fields(
                 "a format field may not be named `ctx`: that name is the context in expressions",
             );
         }
+        if f.name == "parent" && crate::tree::parent_on() {
+            cx.error_spanned_by(
+                f.original.ident.as_ref(),
+                format!(
+                    "a field of `{type_name}` may not be named `parent`: `{type_name}` names \
+                     its enclosing record, which expressions call `parent`"
+                ),
+            );
+        }
         let mut shape = field_shape(cx, f, i + 1 == n);
+        if let (Some(span), Some(sh)) = (f.attrs.span_of("with_parent"), shape.as_ref()) {
+            check_with_parent(cx, span, sh, is_struct && fields.style == Style::Named);
+        }
         if let (Some(e), Some(sh)) = (f.attrs.expr("endian"), shape.as_mut()) {
             if let Some(order) = endian_value(cx, e.value) {
                 if let Endian::BigIf(c) = &order {
@@ -662,6 +691,45 @@ fn check_fields(
         });
     }
     check_placement(cx, fields, is_struct);
+}
+
+/// `with_parent`: on a field of a struct with named fields, whose values are records (the
+/// type that names this record as its `parent`), read in place (not positioned, selected
+/// or wrapped in a block by the Kaitai reference, where `_parent` would be the block).
+fn check_with_parent(cx: &Ctxt, span: proc_macro2::Span, s: &Shape, named_struct: bool) {
+    let why = if !named_struct {
+        Some(
+            "`with_parent` belongs on a field of a struct with named fields: the values it holds \
+             name the fields before it (`parent.field`)"
+                .to_string(),
+        )
+    } else if is_numeric(&s.value_ty) || matches!(s.value_ty, syn::Type::Array(_)) {
+        Some(format!(
+            "`with_parent` belongs on a field whose values are a record type that names this \
+             one as its `parent` (`#[mmd(parent = ...)]`); `{}` is not one",
+            type_text(&s.value_ty)
+        ))
+    } else if s.select.is_some() {
+        Some(
+            "`with_parent` and `select` conflict: an enum is not a record that names its parent \
+             (put the enum in a struct that does)"
+                .to_string(),
+        )
+    } else if matches!(s.repeat, Repeat::Count(_))
+        && matches!(s.presence, Presence::UnlessEof | Presence::IfUnlessEof(_))
+    {
+        Some(
+            "`with_parent` cannot be stated for a counted `unless_eof` field (the Kaitai \
+             reference reads it in a block type of its own, whose `_parent` is the block): \
+             give the list a `len` or drop `unless_eof`"
+                .to_string(),
+        )
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        cx.syn_error(syn::Error::new(span, why));
+    }
 }
 
 /// `pos_base = field`: an earlier field, whose start the position is counted from.
@@ -884,6 +952,7 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
             "item",
             "context",
             "switch_ctx",
+            "with_parent",
         ] {
             if a.has(key) {
                 cx.syn_error(syn::Error::new(
@@ -928,6 +997,7 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
                 pos: None,
                 gaps: true,
                 context: None,
+                with_parent: false,
                 endian: Endian::Little,
             });
         }
@@ -942,6 +1012,7 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
             ("context", "positioned fields are read after every sequential one, so no later field could see the context"),
             ("switch_ctx", "positioned fields are read after every sequential one, so no later field could see the context"),
             ("endian", "a positioned value is read little-endian (a byte order at a position is not supported yet)"),
+            ("with_parent", "the Kaitai reference reads a positioned value in an instance (or a list of them in a helper type), whose `_parent` is not this record"),
         ] {
             if let Some(span) = a.span_of(key) {
                 cx.syn_error(syn::Error::new(
@@ -1152,6 +1223,7 @@ fn field_shape(cx: &Ctxt, f: &Field, is_last: bool) -> Option<Shape> {
         }),
         gaps: false,
         context: None,
+        with_parent: a.has("with_parent"),
         endian: Endian::Little,
     })
 }

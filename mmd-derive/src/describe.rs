@@ -219,6 +219,14 @@ pub fn expand(cont: &Container) -> TokenStream {
         Some(m) => quote!(#some(#m)),
         None => none.clone(),
     };
+    let parent = match cont.attrs.ty("parent") {
+        Some(t) => {
+            let t = t.value;
+            let some = &p.some;
+            quote!(#some(<#t as #describe>::layout))
+        }
+        None => p.none.clone(),
+    };
     let file = match cont.attrs.strings("file") {
         Some(f) => {
             let get = |k: &str| f.value.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
@@ -305,6 +313,7 @@ pub fn expand(cont: &Container) -> TokenStream {
                     context: #context,
                     magic: #magic,
                     file: #file,
+                    parent: #parent,
                     body: #body,
                 };
                 #some(&LAYOUT)

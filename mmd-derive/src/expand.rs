@@ -11,6 +11,11 @@ use syn::DeriveInput;
 pub fn derive(input: &DeriveInput) -> TokenStream {
     let cx = Ctxt::new();
     let cont = Container::from_ast(&cx, input);
+    let parent = cont.as_ref().is_some_and(|c| c.attrs.has("parent"));
+    crate::tree::with_parent(parent, || derive_checked(cx, cont, input))
+}
+
+fn derive_checked(cx: Ctxt, cont: Option<Container>, input: &DeriveInput) -> TokenStream {
     let cont = cont.map(|mut c| {
         check::check(&cx, &mut c);
         c
@@ -40,6 +45,14 @@ fn bounds(cont: &Container, trait_path: &TokenStream, for_decode: bool) -> Vec<T
                 continue;
             }
             let vt = &shape.value_ty;
+            if shape.with_parent {
+                // Read with this record's fields in view, for whatever lifetime they have.
+                let Paths {
+                    within, enclosing, ..
+                } = &cont.paths;
+                out.push(quote!(for<'__mmd_w> #vt: #trait_path<#within<'__mmd_w, __C, <Self as #enclosing>::Fields<'__mmd_w>>>));
+                continue;
+            }
             out.push(quote!(#vt: #trait_path<__C>));
         }
     };
@@ -69,7 +82,7 @@ fn context_free_checks(cont: &Container) -> TokenStream {
             let Some(shape) = f.shape.as_ref() else {
                 continue;
             };
-            if shape.select.is_some() || shape.gaps {
+            if shape.select.is_some() || shape.gaps || shape.with_parent {
                 continue;
             }
             let vt = &shape.value_ty;
@@ -116,13 +129,16 @@ fn generate(cont: &Container) -> TokenStream {
     let spec = cont.tag.as_ref();
 
     // Declared context: concrete impls. None: generic over every context the fields accept.
-    let (impl_generics, ctx_ty, dec_where, enc_where, json_where, args_ty) =
+    // A type that names its parent is read with `Within` the context (see `nest.rs`).
+    let child = cont.attrs.has("parent");
+    let lt_p = quote!('__mmd_p);
+    let (impl_generics, ctx_ty, dec_where, enc_where, json_where, args_inner) =
         match cont.attrs.ty("ctx") {
             Some(c) => {
                 let c = c.value;
                 (
-                    quote!(),
-                    quote!(#c),
+                    if child { quote!(<#lt_p>) } else { quote!() },
+                    crate::nest::ctx_type(cont, quote!(#c), lt_p.clone()),
                     quote!(),
                     quote!(),
                     quote!(),
@@ -134,8 +150,12 @@ fn generate(cont: &Container) -> TokenStream {
                 let eb = bounds(cont, encode, false);
                 let jb = bounds(cont, &p.from_json, false);
                 (
-                    quote!(<__C: ?#sized>),
-                    quote!(__C),
+                    if child {
+                        quote!(<#lt_p, __C: ?#sized>)
+                    } else {
+                        quote!(<__C: ?#sized>)
+                    },
+                    crate::nest::ctx_type(cont, quote!(__C), lt_p.clone()),
                     quote!(where #(#db,)*),
                     quote!(where #(#eb,)*),
                     quote!(where #(#jb,)*),
@@ -143,7 +163,11 @@ fn generate(cont: &Container) -> TokenStream {
                 )
             }
         };
+    // binrw's arguments: the context (with the parent's fields, for a lifetime of binrw's).
+    let args_ty = crate::nest::ctx_type(cont, args_inner.clone(), quote!('__mmd_a));
+    let args_hr = crate::nest::ctx_type(cont, args_inner, quote!('__mmd_hr));
     let from_json_impl = from_json::expand(cont, &impl_generics, &ctx_ty, &json_where);
+    let nest = crate::nest::declare(cont);
 
     // Without a declared context the binrw impls need the type to work with `()`. The
     // bound is written higher-ranked so that, when it does not hold, the impl is merely
@@ -162,14 +186,14 @@ fn generate(cont: &Container) -> TokenStream {
             quote!()
         }
     };
-    let write_where = read_where(quote!(#encode<()>));
+    let write_where = read_where(quote!(#encode<#args_hr>));
 
     let selector_body = write::expand_selector(cont);
     let fixed_write_methods = crate::fixed_write::expand(cont, &ctx_ty);
     let size_methods = crate::size::expand(cont, &ctx_ty);
     let read_impl = if let Some(spec) = spec.filter(|s| !s.read) {
         let sel = &spec.ty;
-        let read_where = read_where(quote!(#decode_selected<(), #sel>));
+        let read_where = read_where(quote!(#decode_selected<#args_hr, #sel>));
         quote! {
             #[automatically_derived]
             impl #impl_generics #decode_selected<#ctx_ty, #sel> for #ident #dec_where {
@@ -196,12 +220,12 @@ fn generate(cont: &Container) -> TokenStream {
                     _endian: #binrw::Endian,
                     args: Self::Args<'_>,
                 ) -> #binrw::BinResult<Self> {
-                    #rt::binrw_read_selected::<Self, #args_ty, #sel, __R>(reader, &args.0, args.1)
+                    #rt::binrw_read_selected::<Self, _, #sel, __R>(reader, &args.0, args.1)
                 }
             }
         }
     } else {
-        let read_where = read_where(quote!(#decode<()>));
+        let read_where = read_where(quote!(#decode<#args_hr>));
         let fixed_methods = crate::fixed::methods(cont, &ctx_ty);
         quote! {
             #[automatically_derived]
@@ -224,7 +248,7 @@ fn generate(cont: &Container) -> TokenStream {
                     _endian: #binrw::Endian,
                     args: Self::Args<'_>,
                 ) -> #binrw::BinResult<Self> {
-                    #rt::binrw_read::<Self, #args_ty, __R>(reader, &args)
+                    #rt::binrw_read::<Self, _, __R>(reader, &args)
                 }
             }
         }
@@ -260,7 +284,7 @@ fn generate(cont: &Container) -> TokenStream {
                     _endian: #binrw::Endian,
                     args: Self::Args<'_>,
                 ) -> #binrw::BinResult<()> {
-                    #rt::binrw_write::<Self, #args_ty, __W>(self, writer, &args)
+                    #rt::binrw_write::<Self, _, __W>(self, writer, &args)
                 }
             }
 
@@ -271,6 +295,8 @@ fn generate(cont: &Container) -> TokenStream {
             #from_json_impl
 
             #checks
+
+            #nest
         };
     }
 }

@@ -27,6 +27,7 @@ fn simple(f: &Field) -> bool {
                 && s.sequential()
                 && s.switch_ctx.is_none()
                 && s.context.is_none()
+                && !s.with_parent
                 // The fixed path decodes numbers little-endian.
                 && s.endian.is_little()
         })
@@ -156,7 +157,9 @@ pub fn methods(cont: &Container, ctx_ty: &TokenStream) -> TokenStream {
     let Data::Struct(fields) = &cont.data else {
         return quote!();
     };
-    if !eligible(fields) || cont.attrs.byte_str("magic").is_some() {
+    // A type that names its parent is read with `Within`, whose fixed path would be its
+    // fields' with the context in force: it takes the ordinary reader.
+    if !eligible(fields) || cont.attrs.byte_str("magic").is_some() || cont.attrs.has("parent") {
         return quote!();
     }
     let p = &cont.paths;

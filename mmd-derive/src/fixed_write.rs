@@ -23,6 +23,7 @@ fn supported(fields: &Fields) -> bool {
                 && s.sequential()
                 && s.switch_ctx.is_none()
                 && s.context.is_none()
+                && !s.with_parent
                 // The fixed path encodes numbers little-endian.
                 && s.endian.is_little()
         })
@@ -110,6 +111,10 @@ pub fn expand(cont: &Container, ctx_ty: &TokenStream) -> TokenStream {
         some,
         ..
     } = p;
+    if cont.attrs.has("parent") {
+        // Written by the ordinary writer, which takes its parent's fields from `Within`.
+        return quote!();
+    }
     let magic = cont.attrs.byte_str("magic").map(|m| {
         let m = m.value;
         quote! { __mmd_w.put_slice(#m)?; }

@@ -12,6 +12,7 @@ use quote::{format_ident, quote};
 /// value, for a struct or variant named `type_name` (with the signature `magic`).
 fn build_fields(
     p: &Paths,
+    cont: &Container,
     fields: &Fields,
     build: TokenStream,
     type_name: &str,
@@ -145,6 +146,8 @@ fn build_fields(
         // The field's own type, so that a container other than a `Vec` (`item = T`) is
         // known to the expressions that read the field.
         let fty = f.ty;
+        stmts.push(crate::nest::build_before(cont, fields, i));
+        let read = crate::nest::wrap(p, fields, i, read);
         stmts.push(quote! { let #v: #fty = #read; });
         if fields.style == Style::Named {
             let b = &f.binding;
@@ -258,7 +261,7 @@ fn body(cont: &Container) -> TokenStream {
                 let m = m.value;
                 quote!(#m)
             });
-            let build = build_fields(p, fields, quote!(Self), &type_name, magic);
+            let build = build_fields(p, cont, fields, quote!(Self), &type_name, magic);
             quote! { #ok({ #build }) }
         }
         Data::Enum(variants) => {
@@ -271,7 +274,7 @@ fn body(cont: &Container) -> TokenStream {
             let arms = variants.iter().enumerate().map(|(i, v)| {
                 let ident = v.ident;
                 let vname = ident.to_string();
-                let build = build_fields(p, &v.fields, quote!(Self::#ident), &vname, None);
+                let build = build_fields(p, cont, &v.fields, quote!(Self::#ident), &vname, None);
                 let vname = Literal::string(&vname);
                 quote! {
                     #i => (|| -> #std_result<Self, #json_error> {
@@ -314,6 +317,8 @@ pub fn expand(
     } = p;
     let ident = cont.ident;
     let body = body(cont);
+    let unwrap = crate::nest::unwrap(cont);
+    let body = quote! { #unwrap #body };
     quote! {
         #[automatically_derived]
         impl #impl_generics #from_json<#ctx_ty> for #ident #where_clause {

@@ -15,6 +15,7 @@ mod expand;
 mod fixed;
 mod fixed_write;
 mod from_json;
+mod nest;
 mod paths;
 mod place;
 mod read;

@@ -53,6 +53,8 @@ paths! {
         binrw => binrw;
         describe_context => layout::DescribeContext;
         declared_context => DeclaredContext;
+        within => Within;
+        enclosing => Enclosing;
         context_fault => ContextFault;
         text_context => TextContext;
         text_encoding => TextEncoding;

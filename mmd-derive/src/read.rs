@@ -14,6 +14,7 @@ use quote::{quote, quote_spanned};
 /// otherwise (after a `switch_ctx` the context type changes).
 pub fn read_fields(
     p: &Paths,
+    cont: &Container,
     fields: &Fields,
     build: TokenStream,
     ctx_ty: &TokenStream,
@@ -199,6 +200,8 @@ pub fn read_fields(
             continue;
         }
         stmts.push(crate::switch::capture_position(fields, i, &pos));
+        stmts.push(crate::nest::build_before(cont, fields, i));
+        let read = crate::nest::wrap(p, fields, i, read.clone());
         stmts.push(quote! { let #v: #fty = #read; });
         stmts.push(bind(i));
         if let Some(s) = crate::switch::after_field(p, fields, i, &mut ctx_n) {
@@ -350,7 +353,7 @@ pub fn expand(cont: &Container) -> TokenStream {
     };
     let body = match &cont.data {
         Data::Struct(fields) => {
-            let read = read_fields(p, fields, quote!(Self), &ctx_ty);
+            let read = read_fields(p, cont, fields, quote!(Self), &ctx_ty);
             quote! { #ok({ #read }) }
         }
         Data::Enum(variants) => {
@@ -359,7 +362,7 @@ pub fn expand(cont: &Container) -> TokenStream {
             let arms = variants.iter().filter(|v| !v.default).map(|v| {
                 let ident = v.ident;
                 let pat = tag_pattern(v.tag.as_ref().expect("checked"));
-                let read = read_fields(p, &v.fields, quote!(Self::#ident), &ctx_ty);
+                let read = read_fields(p, cont, &v.fields, quote!(Self::#ident), &ctx_ty);
                 let name = Literal::string(&ident.to_string());
                 quote! {
                     #pat => (|| -> #result<Self> {
@@ -373,7 +376,7 @@ pub fn expand(cont: &Container) -> TokenStream {
             let other = match variants.iter().find(|v| v.default) {
                 Some(v) => {
                     let ident = v.ident;
-                    let read = read_fields(p, &v.fields, quote!(Self::#ident), &ctx_ty);
+                    let read = read_fields(p, cont, &v.fields, quote!(Self::#ident), &ctx_ty);
                     let name = Literal::string(&ident.to_string());
                     quote! {
                         _ => (|| -> #result<Self> {
@@ -408,7 +411,9 @@ pub fn expand(cont: &Container) -> TokenStream {
             }
         }
     };
+    let unwrap = crate::nest::unwrap(cont);
     quote! {
+        #unwrap
         let __mmd_start = #input::position(&*__mmd_input);
         #magic
         #body

@@ -13,7 +13,7 @@ use quote::quote;
 
 /// Statements (in a `Result<usize>` closure) that add the size of `fields`, whose bindings
 /// (`&T`) are in scope, to `__mmd_size`.
-fn size_fields(p: &Paths, fields: &Fields) -> TokenStream {
+fn size_fields(p: &Paths, cont: &Container, fields: &Fields) -> TokenStream {
     let Paths {
         rt,
         encode,
@@ -60,7 +60,8 @@ fn size_fields(p: &Paths, fields: &Fields) -> TokenStream {
         // The context switches are the writer's: the same arguments, the same faults
         // (which end the closure: the size is then unknown).
         stmts.push(crate::switch::capture_position(fields, i, &here));
-        stmts.push(stmt);
+        stmts.push(crate::nest::build_before(cont, fields, i));
+        stmts.push(crate::nest::wrap(p, fields, i, stmt));
         if let Some(s) = crate::switch::after_field(p, fields, i, &mut ctx_n) {
             stmts.push(s);
         }
@@ -80,6 +81,7 @@ pub fn expand(cont: &Container, ctx_ty: &TokenStream) -> TokenStream {
         sized,
         ..
     } = p;
+    let unwrap = crate::nest::unwrap(cont);
     let magic = cont.attrs.byte_str("magic").map(|m| {
         let len = m.value.value().len();
         quote! { __mmd_size = __mmd_size.saturating_add(#len); }
@@ -87,7 +89,7 @@ pub fn expand(cont: &Container, ctx_ty: &TokenStream) -> TokenStream {
     let body = match &cont.data {
         Data::Struct(fields) => {
             let pat = bind_pattern(fields, quote!(Self));
-            let sizes = size_fields(p, fields);
+            let sizes = size_fields(p, cont, fields);
             quote! {
                 let #pat = self;
                 #sizes
@@ -99,7 +101,7 @@ pub fn expand(cont: &Container, ctx_ty: &TokenStream) -> TokenStream {
             let arms = variants.iter().map(|v| {
                 let ident = v.ident;
                 let pat = bind_pattern(&v.fields, quote!(Self::#ident));
-                let sizes = size_fields(p, &v.fields);
+                let sizes = size_fields(p, cont, &v.fields);
                 // The default variant's tag is its first field, counted with the fields.
                 let tag = v.tag.as_ref().map(tag_pattern);
                 let tag_size = tag.filter(|_| spec.read).map(|tag| {
@@ -122,6 +124,7 @@ pub fn expand(cont: &Container, ctx_ty: &TokenStream) -> TokenStream {
         #[allow(unused_variables, unused_mut, unused_braces, unreachable_code, non_shorthand_field_patterns, clippy::all)]
         #[inline]
         fn size_hint(&self, ctx: &#ctx_ty) -> usize {
+            #unwrap
             let __mmd_hint = || -> #result<usize> {
                 let __mmd_start: u64 = 0;
                 let mut __mmd_size: usize = 0;

@@ -173,6 +173,16 @@ fn locate(p: &Paths, f: &crate::ast::Field, shape: &Shape) -> TokenStream {
         }
         Repeat::Rest => quote!(<#vt as #encode<_>>::encode_seq(__mmd_v, __mmd_o, ctx)),
     };
+    // A field whose values see the record's fields is written with them, as the writer does.
+    let write = if shape.with_parent {
+        let within = &p.within;
+        quote!({
+            let ctx = &#within::new(ctx, &__mmd_view);
+            #write
+        })
+    } else {
+        write
+    };
     let body = match shape.presence {
         Presence::Always => quote!({
             let __mmd_v = #b;

@@ -84,6 +84,40 @@ std::thread_local! {
     static ELEMENT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
 }
 
+std::thread_local! {
+    /// True while the expressions of a type that names an enclosing record
+    /// (`#[mmd(parent = T)]`) are checked and built: `parent` then names that record.
+    static PARENT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with `parent` naming the enclosing record ([`layout::Expr::Parent`]) when `on`.
+pub fn with_parent<R>(on: bool, f: impl FnOnce() -> R) -> R {
+    let before = PARENT.with(|p| p.replace(on));
+    let r = f();
+    PARENT.with(|p| p.set(before));
+    r
+}
+
+/// True when `parent` names the enclosing record here.
+pub fn parent_on() -> bool {
+    PARENT.with(|p| p.get())
+}
+
+/// How many levels up `e` names (`parent` 1, `parent.parent` 2), when it names only the
+/// enclosing record.
+fn parent_levels(e: &Expr) -> Option<u32> {
+    match e {
+        Expr::Path(p) if p.qself.is_none() && p.path.is_ident("parent") && parent_on() => Some(1),
+        Expr::Field(f) => match &f.member {
+            syn::Member::Named(n) if n == "parent" => parent_levels(&f.base).map(|n| n + 1),
+            _ => None,
+        },
+        Expr::Paren(p) => parent_levels(&p.expr),
+        Expr::Group(g) => parent_levels(&g.expr),
+        _ => None,
+    }
+}
+
 /// Runs `f` with `element` naming [`layout::Expr::Element`].
 fn with_element<R>(element: &str, f: impl FnOnce() -> R) -> R {
     ELEMENT.with(|e| *e.borrow_mut() = Some(element.to_string()));
@@ -181,6 +215,14 @@ fn build(p: &Paths, e: &Expr) -> Result<TokenStream, syn::Error> {
                     if name == "_index" {
                         return Ok(quote!(#x::ItemIndex));
                     }
+                    if name == "parent" && parent_on() {
+                        return Err(refuse(
+                            e,
+                            "`parent` itself is not a value: name a field of the enclosing \
+                             record (`parent.field`)"
+                                .to_string(),
+                        ));
+                    }
                     let n = Literal::string(&name);
                     quote!(#x::Name(#n))
                 }
@@ -205,7 +247,17 @@ fn build(p: &Paths, e: &Expr) -> Result<TokenStream, syn::Error> {
                 syn::Member::Unnamed(i) => i.index.to_string(),
             };
             let m = Literal::string(&member);
-            if is_ctx(&f.base) {
+            if parent_levels(e).is_some() {
+                return Err(refuse(
+                    e,
+                    "`parent.parent` is not a value: name a field of the record two levels \
+                     up (`parent.parent.field`)"
+                        .to_string(),
+                ));
+            }
+            if let Some(n) = parent_levels(&f.base) {
+                quote!(#x::Field(&#x::Parent(#n), #m))
+            } else if is_ctx(&f.base) {
                 quote!(#x::Ctx(#m))
             } else {
                 let base = build(p, &f.base)?;

@@ -9,7 +9,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 /// Statements that write `fields`, whose bindings (`&T`) are already in scope.
-fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
+fn write_fields(p: &Paths, cont: &Container, fields: &Fields) -> TokenStream {
     let Paths {
         rt,
         encode,
@@ -211,7 +211,8 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
             }
         };
         stmts.push(crate::switch::capture_position(fields, i, &here));
-        stmts.push(stmt);
+        stmts.push(crate::nest::build_before(cont, fields, i));
+        stmts.push(crate::nest::wrap(p, fields, i, stmt));
         if let Some(s) = crate::switch::after_field(p, fields, i, &mut ctx_n) {
             stmts.push(s);
         }
@@ -432,7 +433,7 @@ pub fn expand(cont: &Container) -> TokenStream {
     let body = match &cont.data {
         Data::Struct(fields) => {
             let pat = bind_pattern(fields, quote!(Self));
-            let write = write_fields(p, fields);
+            let write = write_fields(p, cont, fields);
             quote! {
                 let #pat = self;
                 #write
@@ -444,7 +445,7 @@ pub fn expand(cont: &Container) -> TokenStream {
             let arms = variants.iter().map(|v| {
                 let ident = v.ident;
                 let pat = bind_pattern(&v.fields, quote!(Self::#ident));
-                let write = write_fields(p, &v.fields);
+                let write = write_fields(p, cont, &v.fields);
                 let name = Literal::string(&ident.to_string());
                 let write_tag = if v.default {
                     // The first field holds the tag and writes it; a tag another
@@ -517,7 +518,9 @@ pub fn expand(cont: &Container) -> TokenStream {
         },
         _ => quote!(),
     };
+    let unwrap = crate::nest::unwrap(cont);
     quote! {
+        #unwrap
         let __mmd_start = #output::position(&*__mmd_out);
         #tee
         #magic

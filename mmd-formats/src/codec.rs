@@ -280,6 +280,61 @@ pub trait DeclaredContext: Sized {
     fn compute(params: Self::Params<'_>) -> std::result::Result<Self, crate::error::ContextFault>;
 }
 
+/// The context a record is read and written with when it names fields of the record
+/// that holds it (`#[mmd(parent = Section)]`, `parent.item_count` in its expressions,
+/// Kaitai's `_parent`): the context in force (`outer`) and the fields the enclosing record
+/// has read before it (`fields`, of type `<Section as Enclosing>::Fields<'p>`).
+///
+/// The derive builds it for the values of a field marked `#[mmd(with_parent)]` (the
+/// fields type is private to the enclosing record's derive, so such a record is read and
+/// written as part of its enclosing record). It dereferences to the outer context, so
+/// that `ctx.member` reads the context in force.
+pub struct Within<'p, C: ?Sized, V: ?Sized> {
+    outer: &'p C,
+    fields: &'p V,
+}
+
+impl<'p, C: ?Sized, V: ?Sized> Within<'p, C, V> {
+    /// The context `outer` with the enclosing record's `fields`.
+    pub const fn new(outer: &'p C, fields: &'p V) -> Self {
+        Within { outer, fields }
+    }
+
+    /// The context in force.
+    pub const fn outer(&self) -> &'p C {
+        self.outer
+    }
+
+    /// The enclosing record's fields read so far.
+    pub const fn fields(&self) -> &'p V {
+        self.fields
+    }
+}
+
+impl<C: ?Sized, V: ?Sized> Clone for Within<'_, C, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<C: ?Sized, V: ?Sized> Copy for Within<'_, C, V> {}
+
+impl<C: ?Sized, V: ?Sized> std::ops::Deref for Within<'_, C, V> {
+    type Target = C;
+    fn deref(&self) -> &C {
+        self.outer
+    }
+}
+
+/// A record whose field values may name its fields (`#[mmd(with_parent)]` on the field,
+/// `#[mmd(parent = ThisRecord)]` on the value's type): `Fields<'p>` holds a reference to
+/// each field read before the first such field (and, when the record names a parent of
+/// its own, that parent's fields as `parent`). Implemented by the derive.
+pub trait Enclosing {
+    /// The fields a value held by this record sees as `parent.field`.
+    type Fields<'p>;
+}
+
 /// Reads an enum whose variant is chosen by a selector computed from earlier fields
 /// (`#[mmd(selected_by = S)]`), rather than by a tag in the file.
 pub trait DecodeSelected<C: ?Sized, S>: Sized {

@@ -196,6 +196,7 @@ macro_rules! mmd_flags {
                     context: ::core::option::Option::None,
                     magic: ::core::option::Option::None,
                     file: ::core::option::Option::None,
+                    parent: ::core::option::Option::None,
                     body: $crate::layout::Body::Flags {
                         repr: ::core::stringify!($repr),
                         prim: <$repr as $crate::layout::PrimType>::PRIM,

@@ -82,6 +82,10 @@ pub struct TypeLayout {
     /// For the root type of a file format: how the reference names the format
     /// (`#[mmd(file(id = "...", title = "...", application = "..."))]`).
     pub file: Option<FileInfo>,
+    /// For a record read inside another (`#[mmd(parent = Section)]`): the enclosing
+    /// record's layout, whose fields its expressions name as `parent.field`
+    /// ([`Expr::Parent`], Kaitai's `_parent`).
+    pub parent: Option<fn() -> Option<&'static TypeLayout>>,
     /// Its fields, variants or bits.
     pub body: Body,
 }
@@ -388,6 +392,11 @@ pub enum Expr {
     ItemIndex,
     /// A member of the context in force (`ctx.bones`).
     Ctx(&'static str),
+    /// The enclosing record, `n` levels up (`parent` is 1, `parent.parent` 2; Kaitai's
+    /// `_parent`, `_parent._parent`), only as the base of an [`Expr::Field`]:
+    /// `parent.item_count` is `Field(Parent(1), "item_count")`, a field the enclosing
+    /// record ([`TypeLayout::parent`]) read before the field that holds this record.
+    Parent(u32),
     /// A field of a record value (`header.globals`; `pair.0` as `"0"`).
     Field(&'static Expr, &'static str),
     /// An element of a sequence (`header.globals[2]`); a missing element is an error.

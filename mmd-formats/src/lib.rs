@@ -414,7 +414,7 @@ pub mod format {
 #[doc(hidden)]
 pub mod rt;
 
-pub use codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected};
+pub use codec::{DeclaredContext, Decode, DecodeSelected, Enclosing, Encode, Selected, Within};
 pub use error::{ContextFault, Error, ErrorKind, PathSegment, Result};
 pub use fixed::{FixedBytes, FixedOut};
 pub use index::{
@@ -431,7 +431,9 @@ pub use text::{PmxText, ShiftJis, TextContext, TextEncoding};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::__mmd_if_serde as if_serde;
-    pub use crate::codec::{DeclaredContext, Decode, DecodeSelected, Encode, Selected};
+    pub use crate::codec::{
+        DeclaredContext, Decode, DecodeSelected, Enclosing, Encode, Selected, Within,
+    };
     pub use crate::error::{ContextFault, Error, PathSegment, Result};
     pub use crate::fixed::{FixedBytes, FixedOut};
     pub use crate::index::{IndexType, IndexWidth};

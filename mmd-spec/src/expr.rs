@@ -49,6 +49,22 @@ pub trait Env {
     fn item_index(&self) -> Option<String> {
         None
     }
+    /// The record `levels` up from the one whose expression this is (1: the record that
+    /// holds it, [`Expr::Parent`], Kaitai's `_parent`), when it names one. By default,
+    /// none.
+    fn parent(&self, levels: u32) -> Option<&'static TypeLayout> {
+        let _ = levels;
+        None
+    }
+}
+
+/// The record `levels` up from `here`, following each record's [`TypeLayout::parent`].
+pub fn parent_of(here: &'static TypeLayout, levels: u32) -> Option<&'static TypeLayout> {
+    let mut at = here;
+    for _ in 0..levels {
+        at = (at.parent?)()?;
+    }
+    Some(at)
 }
 
 /// The environment of an `until` condition: `inner`'s, with the element just read.
@@ -83,6 +99,9 @@ impl Env for WithElement<'_> {
     }
     fn item_index(&self) -> Option<String> {
         self.inner.item_index()
+    }
+    fn parent(&self, levels: u32) -> Option<&'static TypeLayout> {
+        self.inner.parent(levels)
     }
 }
 
@@ -162,6 +181,7 @@ pub fn ty_of(env: &dyn Env, e: &Expr) -> Option<Ty> {
         Expr::Name(n) => return env.name_ty(n),
         Expr::Element => Ty::Value(env.element()?).kind(),
         Expr::ItemIndex => Ty::Unsigned,
+        Expr::Parent(n) => Ty::Value(Shape::Type(env.parent(*n)?)),
         Expr::Ctx(m) => return env.ctx_ty(m),
         Expr::Field(base, name) => match ty_of(env, base)? {
             Ty::Value(Shape::Type(l)) => match &l.body {
@@ -375,6 +395,28 @@ fn translate_e(env: &dyn Env, e: &Expr) -> Result<V, String> {
                 "`_index` is named only in the position and size of a positioned list".to_string(),
             ),
         },
+        Expr::Parent(n) => {
+            env.parent(*n).ok_or_else(|| no_parent(*n))?;
+            Ok(atom(vec!["_parent"; *n as usize].join(".")))
+        }
+        // A field of an enclosing record: a flag field stays one, for `contains`.
+        Expr::Field(Expr::Parent(n), name) => {
+            let up = env.parent(*n).ok_or_else(|| no_parent(*n))?;
+            let Body::Struct(fields) = &up.body else {
+                return Err(format!(
+                    "the enclosing record `{}` is not a struct",
+                    up.name
+                ));
+            };
+            let f = fields.iter().find(|f| f.name == *name).ok_or_else(|| {
+                format!("the enclosing record `{}` has no field `{name}`", up.name)
+            })?;
+            let text = format!("{}.{name}", vec!["_parent"; *n as usize].join("."));
+            match (f.layout)().filter(|l| matches!(l.body, Body::Flags { .. })) {
+                Some(ty) => Ok(V::Flags { text, ty }),
+                None => Ok(atom(text)),
+            }
+        }
         Expr::Name(n) => match env.field(n) {
             Some((text, Some(ty))) => Ok(V::Flags { text, ty }),
             Some((text, None)) if is_path(&text) => Ok(atom(text)),
@@ -519,6 +561,15 @@ pub fn translate(env: &dyn Env, expr: &Expression) -> Result<String, String> {
         .map_err(|why| format!("cannot translate `{}`: {why}", expr.text))
 }
 
+/// The message for a `parent` that names no record.
+fn no_parent(levels: u32) -> String {
+    if levels == 1 {
+        "`parent` names the enclosing record, and this type names none".to_string()
+    } else {
+        format!("`parent` {levels} levels up names a record that does not exist")
+    }
+}
+
 /// True when `e` reads a member of the context.
 pub fn mentions_ctx(e: &Expr) -> bool {
     match e {
@@ -530,6 +581,7 @@ pub fn mentions_ctx(e: &Expr) -> bool {
         | Expr::Name(_)
         | Expr::Element
         | Expr::ItemIndex
+        | Expr::Parent(_)
         | Expr::Flag { .. } => false,
         Expr::Field(a, _) | Expr::Unary(_, a) | Expr::Cast(a, _) => mentions_ctx(a),
         Expr::Index(a, b) | Expr::Binary(_, a, b) => mentions_ctx(a) || mentions_ctx(b),

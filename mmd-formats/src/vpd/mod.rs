@@ -396,6 +396,7 @@ static LAYOUT: TypeLayout = TypeLayout {
     context: None,
     magic: Some(MAGIC),
     file: None,
+    parent: None,
     body: Body::Opaque,
 };
 

@@ -133,6 +133,8 @@ struct Renderer {
     gaps: Option<String>,
     /// The byte order of the numbers of the field being rendered.
     byte_order: value::ByteOrder,
+    /// The type whose body is being rendered (its `parent` is Kaitai's `_parent`).
+    current: Option<&'static TypeLayout>,
 }
 
 /// Where a field is rendered: the fields before it, the context, and the Kaitai type.
@@ -175,6 +177,9 @@ impl Env for Prefixed<'_> {
     }
     fn item_index(&self) -> Option<String> {
         self.index.clone()
+    }
+    fn parent(&self, levels: u32) -> Option<&'static TypeLayout> {
+        self.inner.parent(levels)
     }
 }
 
@@ -225,6 +230,10 @@ impl Env for FieldEnv<'_> {
             .get(name)
             .copied()
             .filter(|l| matches!(l.body, Body::Flags { .. }))
+    }
+
+    fn parent(&self, levels: u32) -> Option<&'static TypeLayout> {
+        expr::parent_of(self.r.current?, levels)
     }
 }
 
@@ -851,11 +860,13 @@ pub fn render_ksy(spec: &Spec) -> Result<String, KsyError> {
         problems: Vec::new(),
         gaps: None,
         byte_order: value::ByteOrder::Le,
+        current: None,
     };
     // The root type is the file; its id is the format's.
     r.claims
         .insert(spec.id.clone(), format!("{} (root)", spec.root.name));
     let root_scope = Scope::none();
+    r.current = Some(spec.root);
     let root_body = {
         let mut body = Vec::new();
         match &spec.root.body {
@@ -883,6 +894,7 @@ pub fn render_ksy(spec: &Spec) -> Result<String, KsyError> {
         body
     };
     while let Some((ty, scope)) = r.queue.pop_front() {
+        r.current = Some(ty);
         let body = r.type_body(ty, &scope);
         r.bodies.insert(snake(ty.name), Y::Map(body));
     }

@@ -86,6 +86,7 @@ static ODD: TypeLayout = TypeLayout {
     context: None,
     magic: None,
     file: None,
+    parent: None,
     body: Body::Struct(&ODD_FIELDS),
 };
 
