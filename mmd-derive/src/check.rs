@@ -456,6 +456,10 @@ fn check_expr_names(
                 ),
             );
         }
+        if name == "parent" && crate::tree::parent_on() {
+            // The enclosing record, not a field of this one.
+            continue;
+        }
         if name == "ctx" && !has_ctx {
             cx.error_spanned_by(
                 &id,

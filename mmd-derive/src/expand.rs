@@ -163,8 +163,10 @@ fn generate(cont: &Container) -> TokenStream {
                 )
             }
         };
-    // binrw's arguments: the context (with the parent's fields, for a lifetime of binrw's).
+    // binrw's arguments: the context (with the parent's fields, for a lifetime of binrw's,
+    // which its functions' bodies do not name: `_` there).
     let args_ty = crate::nest::ctx_type(cont, args_inner.clone(), quote!('__mmd_a));
+    let args_in_fn = if child { quote!(_) } else { args_ty.clone() };
     let args_hr = crate::nest::ctx_type(cont, args_inner, quote!('__mmd_hr));
     let from_json_impl = from_json::expand(cont, &impl_generics, &ctx_ty, &json_where);
     let nest = crate::nest::declare(cont);
@@ -220,7 +222,7 @@ fn generate(cont: &Container) -> TokenStream {
                     _endian: #binrw::Endian,
                     args: Self::Args<'_>,
                 ) -> #binrw::BinResult<Self> {
-                    #rt::binrw_read_selected::<Self, _, #sel, __R>(reader, &args.0, args.1)
+                    #rt::binrw_read_selected::<Self, #args_in_fn, #sel, __R>(reader, &args.0, args.1)
                 }
             }
         }
@@ -248,7 +250,7 @@ fn generate(cont: &Container) -> TokenStream {
                     _endian: #binrw::Endian,
                     args: Self::Args<'_>,
                 ) -> #binrw::BinResult<Self> {
-                    #rt::binrw_read::<Self, _, __R>(reader, &args)
+                    #rt::binrw_read::<Self, #args_in_fn, __R>(reader, &args)
                 }
             }
         }
@@ -284,7 +286,7 @@ fn generate(cont: &Container) -> TokenStream {
                     _endian: #binrw::Endian,
                     args: Self::Args<'_>,
                 ) -> #binrw::BinResult<()> {
-                    #rt::binrw_write::<Self, _, __W>(self, writer, &args)
+                    #rt::binrw_write::<Self, #args_in_fn, __W>(self, writer, &args)
                 }
             }
 
@@ -383,8 +385,14 @@ fn fallback(p: &Paths, input: &DeriveInput, errors: Vec<syn::Error>) -> TokenStr
             };
         }
     });
+    let enclosing = input
+        .generics
+        .params
+        .is_empty()
+        .then(|| crate::nest::none_passed(p, ident));
     quote! {
         #(#errors)*
         #stubs
+        #enclosing
     }
 }

@@ -52,21 +52,23 @@ fn view_ident(cont: &Container, fields: &Fields, first: usize) -> syn::Ident {
 
 /// The fields struct and the `Enclosing` impl, for a struct with `with_parent` fields.
 pub fn declare(cont: &Container) -> TokenStream {
-    let Data::Struct(fields) = &cont.data else {
-        return quote!();
-    };
-    let Some(first) = first(fields) else {
-        return quote!();
-    };
     let p = &cont.paths;
     let enclosing = &p.enclosing;
     let ident = cont.ident;
+    let first = match &cont.data {
+        Data::Struct(fields) => first(fields).map(|i| (fields, i)),
+        Data::Enum(_) => None,
+    };
+    let Some((fields, first)) = first else {
+        return none_passed(p, ident);
+    };
     let view = view_ident(cont, fields, first);
     let names: Vec<_> = fields.fields[..first].iter().map(|f| &f.binding).collect();
     let tys: Vec<_> = fields.fields[..first].iter().map(|f| f.ty).collect();
     let docs = fields.fields[..first]
         .iter()
         .map(|f| format!("`{}` as read.", f.name));
+    let doc_none = "No field is read before the values that see this record.";
     let doc = format!(
         "The fields of `{ident}` read before `{}`, which the values of its `with_parent` \
          fields name as `parent.field`.",
@@ -86,6 +88,17 @@ pub fn declare(cont: &Container) -> TokenStream {
                 type Fields<'__mmd_p> = #view<'__mmd_p, <#up as #enclosing>::Fields<'__mmd_p>>;
             }
         },
+        // Nothing to hold: a unit struct, which a message names without a lifetime.
+        None if first == 0 => quote! {
+            #[doc = #doc]
+            #[doc = #doc_none]
+            #[allow(dead_code, non_camel_case_types)]
+            pub struct #view;
+            #[automatically_derived]
+            impl #enclosing for #ident {
+                type Fields<'__mmd_p> = #view;
+            }
+        },
         None => quote! {
             #[doc = #doc]
             #[allow(private_interfaces, dead_code, non_camel_case_types)]
@@ -100,6 +113,23 @@ pub fn declare(cont: &Container) -> TokenStream {
     }
 }
 
+/// `impl Enclosing for T { type Fields = NoFieldsPassed; }`: for a type with no
+/// `with_parent` field (and for the stub of a type whose attributes are wrong), so that a
+/// type naming it as its parent is an error at the field that holds it, once.
+pub fn none_passed(p: &Paths, ident: &syn::Ident) -> TokenStream {
+    let Paths {
+        enclosing,
+        no_fields_passed,
+        ..
+    } = p;
+    quote! {
+        #[automatically_derived]
+        impl #enclosing for #ident {
+            type Fields<'__mmd_p> = #no_fields_passed;
+        }
+    }
+}
+
 /// `let __mmd_view = SectionBeforeFrames { .. };` from the field bindings (`&T`) in scope,
 /// before field `i` when it is the first `with_parent` field.
 pub fn build_before(cont: &Container, fields: &Fields, i: usize) -> TokenStream {
@@ -109,6 +139,9 @@ pub fn build_before(cont: &Container, fields: &Fields, i: usize) -> TokenStream 
     let view = view_ident(cont, fields, i);
     let names: Vec<_> = fields.fields[..i].iter().map(|f| &f.binding).collect();
     let up = cont.attrs.has("parent").then(|| quote!(parent: parent,));
+    if i == 0 && up.is_none() {
+        return quote! { let __mmd_view = #view; };
+    }
     quote! {
         let __mmd_view = #view { #(#names: #names,)* #up };
     }

@@ -55,6 +55,7 @@ paths! {
         declared_context => DeclaredContext;
         within => Within;
         enclosing => Enclosing;
+        no_fields_passed => NoFieldsPassed;
         context_fault => ContextFault;
         text_context => TextContext;
         text_encoding => TextEncoding;

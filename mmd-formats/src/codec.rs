@@ -329,11 +329,22 @@ impl<C: ?Sized, V: ?Sized> std::ops::Deref for Within<'_, C, V> {
 /// A record whose field values may name its fields (`#[mmd(with_parent)]` on the field,
 /// `#[mmd(parent = ThisRecord)]` on the value's type): `Fields<'p>` holds a reference to
 /// each field read before the first such field (and, when the record names a parent of
-/// its own, that parent's fields as `parent`). Implemented by the derive.
+/// its own, that parent's fields as `parent`). Implemented by the derive for every type,
+/// with [`NoFieldsPassed`] for a type that has no `with_parent` field.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a derived record, so no type can name it as its `parent`",
+    note = "`#[mmd(parent = T)]` names the `#[derive(Mmd)]` record whose `#[mmd(with_parent)]` field holds the type"
+)]
 pub trait Enclosing {
     /// The fields a value held by this record sees as `parent.field`.
     type Fields<'p>;
 }
+
+/// The fields a record with no `#[mmd(with_parent)]` field passes to the values it holds:
+/// none (a type that names such a record as its `parent` is never read by it: mark the
+/// field that holds it `with_parent`).
+#[derive(Debug, Clone, Copy)]
+pub struct NoFieldsPassed;
 
 /// Reads an enum whose variant is chosen by a selector computed from earlier fields
 /// (`#[mmd(selected_by = S)]`), rather than by a tag in the file.

@@ -84,6 +84,7 @@
 //! | `tag_form = fourcc` (enum, with `tag = u32`) | the tags are FourCCs (four ASCII bytes read as a little-endian `u32`, as RIFF chunk ids are): a variant may write its tag as the bytes, `#[mmd(tag = b"fmt ")]` (or as the number); messages show tags as text in double quotes, `"\x00"` for a byte outside printable ASCII (`unknown chunk id "junk" at 0x0 (expected "fmt " or "data")`); the reference shows the text beside the number and the `.ksy` the text as the enum value's doc. The JSON keeps the number (a default variant's first field is the `u32` as read). Any other form, or another tag type, is refused |
 //! | `selected_by = bool` (enum) | no tag in the file: the enclosing struct computes the selector (`select = ...` on the field) |
 //! | `name = "..."` (enum) | what the tag is called in messages (`unknown shared-toon flag 7`) |
+//! | `parent = Record` (struct) | the struct is read inside `Record`, by a field of it marked `with_parent`: its expressions name the fields `Record` read before that field as `parent.field` (and, when `Record` names a parent of its own, that one's as `parent.parent.field`; Kaitai's `_parent`). Its reader, writer and JSON take the context [`Within`]`<C, Fields>` (the context in force and those fields), so such a struct is read and written inside its `Record` only. Not with `file` (a file's root type is inside nothing); no field of it may be named `parent` |
 //! | `endian = big` (struct) | the byte order of the struct's number fields: `big`, `little` (the default) or `if cond { big } else { little }` (either way round; `cond` over earlier fields, as in `if`). It applies to every field that reads numbers of its own (a number, an array of them, a `Vec` of them, and the count of a counted field) and states no order itself; a nested format type keeps the order it declares on its own struct (little-endian unless it says otherwise), as each type of the `.ksy` states its own. With a condition, the order applies to the fields after the last one it reads (a TIFF-like `byte_order: [u8; 2]` then `endian = if byte_order.starts_with(b"MM") { big } else { little }`); a multi-byte field before that needs an order of its own |
 //!
 //! On a variant: `tag = VALUE`, the tag (or selector) value that picks it; every variant has
@@ -112,6 +113,7 @@
 //! | `pos = expr` (with `size = expr`) | any, `Option<T>` with `if`, `Vec<T>` with `len` (for the `.ksy`: a record, in the file's root type) | read at an offset of its own (Kaitai's `pos:` instances): `expr` bytes from the struct's first byte (for a file's root type, the file's first byte), the value from exactly `size` bytes there; with `len`, each element at its own offset, `_index` naming the element's index in `pos` and `size` (`#[mmd(len = count, pos = entries[_index].offset, size = entries[_index].size)]`). Positioned fields come after every sequential field and are read after them, in order, without moving the sequential position; their values may lie in any order, overlap each other and the sequential fields. A region past the end of the input is an error naming its offset and the field; a list has at most one element per byte of the input. The struct reaches to the end of its input and needs a `gaps` field. Writing puts the values in the order of their positions after the sequential fields, each exactly where its position says: a hole before one is filled with the next gap, which must fit it exactly; one that overlaps bytes already written must agree with them; each must write exactly `size` bytes; so a value whose positioned parts no longer fit is an error, never a file that reads back otherwise. Only in a struct with named fields (not an enum variant); not with `count`, `rest`, `until`, `unless_eof`, `item`, `context` or `switch_ctx`. Needs an input that can seek ([`Input::seek`]; both inputs of this crate can). In the `.ksy`: an instance with `pos:` and `size:` (a list, an instance repeated over a helper type `<field>_at(index)`), the gaps named by the key `-mmd-gaps` |
 //! | `pos_base = field` (with `pos`) | | the position counts from the first byte of `field`, an earlier sequential field (BMP's colour profile, at an offset from the info header) |
 //! | `gaps` | `Vec<Vec<u8>>` | in a struct with positioned fields, the last field: the bytes after the sequential fields that no positioned value holds, one byte string per run in file order (a run before each positioned value that does not start where the bytes before it end, and one to the end of the input), so that junk between and after the positioned parts is kept. A gap is never empty |
+//! | `with_parent` | a struct that names this one as its `parent` (one, `Option`, `Vec` with `count`/`len`/`until`/`rest`, with `size`) | each value sees this record's fields read before the first `with_parent` field (`parent.item_count` in its `len`, `if`, `size` ...), on read, on write (where the writer checks the value against them, as against its own fields) and from JSON. Only in a struct with named fields; not on numbers, arrays, a selected enum, a positioned field or a counted `unless_eof` one (the `.ksy` reads those in helper types, whose `_parent` is the helper) |
 //! | `select = expr` | an enum with `selected_by` | picks the enum's variant; the writer checks the variant matches |
 //! | `context = Ctx(arg, ...)` | any | after this field, `ctx` becomes the declared context `Ctx` (see below) computed from the arguments (expressions over the fields read so far, this one included) |
 //! | `endian = big` | a number (`u16` .. `u64`, `i16` .. `i64`, `f32`, `f64`; one byte has no order), an array of numbers, a `Vec` of them, or any field with a `count` (the count alone then: records keep their own order) | the byte order of the field's numbers, overriding its struct's: `big`, `little`, or `if cond { big } else { little }` (`cond` over earlier fields, evaluated before the field is read, and on write from the values). Rendered as `u4be` in the `.ksy`, or a `switch-on` the condition with cases `u4be` and `u4le`; a chosen order on an array of arrays, a list of arrays or a counted `unless_eof` field is refused (Kaitai would read those in helper types, where the condition's fields are out of reach). Such fields are read and written value by value, off the fixed path |
@@ -143,6 +145,7 @@
 //! | earlier field | `*flags`, `header.globals[2]`, `pair.0` | a field read before this one (in a context member: a parameter), the fields and elements below it; a missing element is an error |
 //! | the element just read | `s.kind` in `until = \|s\| s.kind == 0xFF` | in an `until` condition only: the element the list may end with, and the fields below it (Kaitai's `_`) |
 //! | the index of the element placed | `entries[_index].offset` | in `pos` and `size` of a positioned list only: the index (`usize`) of the element being placed (Kaitai's `_index`) |
+//! | field of an enclosing record | `*parent.item_count`, `parent.parent.version` | in a type with `parent = Record`: a field `Record` read before the field that holds this value (Kaitai's `_parent.item_count`); `parent.parent.x` two levels up. A field `Record` does not have, or reads only later, is a compile error at the name (`no field `x` on type `SectionBeforeItems``) |
 //! | context member | `ctx.bones` | a member of the context in force (the type's `ctx`, or the one a `context` switch made) |
 //! | flag constant | `BoneFlags::IK` | a named bit of a flag type (`mmd_flags!`), for `contains` and `intersects` |
 //! | arithmetic | `+ - * / %`, unary `-` | on numbers of one type (Rust does not mix `u16` and `i16`: widen first); `/` rounds toward 0 and `%` takes the sign of the dividend, as in Rust |
@@ -414,7 +417,9 @@ pub mod format {
 #[doc(hidden)]
 pub mod rt;
 
-pub use codec::{DeclaredContext, Decode, DecodeSelected, Enclosing, Encode, Selected, Within};
+pub use codec::{
+    DeclaredContext, Decode, DecodeSelected, Enclosing, Encode, NoFieldsPassed, Selected, Within,
+};
 pub use error::{ContextFault, Error, ErrorKind, PathSegment, Result};
 pub use fixed::{FixedBytes, FixedOut};
 pub use index::{
@@ -432,7 +437,8 @@ pub use text::{PmxText, ShiftJis, TextContext, TextEncoding};
 pub mod __private {
     pub use crate::__mmd_if_serde as if_serde;
     pub use crate::codec::{
-        DeclaredContext, Decode, DecodeSelected, Enclosing, Encode, Selected, Within,
+        DeclaredContext, Decode, DecodeSelected, Enclosing, Encode, NoFieldsPassed, Selected,
+        Within,
     };
     pub use crate::error::{ContextFault, Error, PathSegment, Result};
     pub use crate::fixed::{FixedBytes, FixedOut};

@@ -3,8 +3,9 @@
 
 use crate::Spec;
 use mmd_formats::layout::{
-    Body, ContextLayout, ContextRole, Endian, FieldLayout, IndexSign, LeafKind, LeafLayout,
-    Placement, Presence, Prim, Repeat, Shape, Size, TagSource, TypeLayout, TEXT_FALLBACK,
+    Body, ContextLayout, ContextRole, Endian, Expr, Expression, FieldLayout, IndexSign, LeafKind,
+    LeafLayout, Placement, Presence, Prim, Repeat, Shape, Size, TagSource, TypeLayout,
+    TEXT_FALLBACK,
 };
 use std::collections::HashSet;
 use std::fmt::Write;
@@ -271,6 +272,86 @@ fn condition(f: &FieldLayout, queue: &mut Vec<Item>) -> String {
     }
 }
 
+/// The fields of enclosing records that the expressions of `ty` name (`parent.minor`,
+/// `parent.parent.version`): each with the number of levels up, in order of first use.
+fn parent_refs(ty: &'static TypeLayout) -> Vec<(u32, &'static str)> {
+    fn walk(e: &Expr, out: &mut Vec<(u32, &'static str)>) {
+        match e {
+            Expr::Field(Expr::Parent(n), name) => {
+                if !out.contains(&(*n, *name)) {
+                    out.push((*n, name));
+                }
+            }
+            Expr::Field(a, _) | Expr::Unary(_, a) | Expr::Cast(a, _) => walk(a, out),
+            Expr::Index(a, b) | Expr::Binary(_, a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            Expr::If(c, a, b) => {
+                walk(c, out);
+                walk(a, out);
+                walk(b, out);
+            }
+            Expr::Call(_, args) => args.iter().for_each(|a| walk(a, out)),
+            _ => {}
+        }
+    }
+    let Body::Struct(fields) = &ty.body else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for f in fields.iter() {
+        let mut exprs: Vec<Expression> = Vec::new();
+        match f.presence {
+            Presence::If(c) | Presence::IfUnlessEof(c) => exprs.push(c),
+            _ => {}
+        }
+        match f.repeat {
+            Repeat::Len(e) | Repeat::Until(e) => exprs.push(e),
+            _ => {}
+        }
+        exprs.extend(f.bound);
+        exprs.extend(f.select);
+        if let Placement::At { pos, .. } = f.placement {
+            exprs.push(pos);
+        }
+        if let Endian::BigIf(c) = f.endian {
+            exprs.push(c);
+        }
+        if let Some(c) = f.context {
+            exprs.extend(c.args.iter().copied());
+        }
+        for e in exprs {
+            walk(e.tree, &mut out);
+        }
+    }
+    out
+}
+
+/// What `parent.field` means in the expressions of a type read inside another
+/// (`#[mmd(parent = Section)]`): the enclosing record's field, read before this record.
+fn parent_note(ty: &'static TypeLayout) -> Option<String> {
+    let up = (ty.parent?)()?;
+    let mut note = format!(
+        "Read inside {} (the field that holds it passes its earlier fields): `parent.field` \
+         in its expressions is the enclosing record's `field`.",
+        link(up.name)
+    );
+    for (n, name) in parent_refs(ty) {
+        let path = format!("{}.{name}", vec!["parent"; n as usize].join("."));
+        let Some(at) = (0..n).try_fold(ty, |t, _| (t.parent?)()) else {
+            continue;
+        };
+        let whose = match n {
+            1 => format!("the enclosing record's (`{}`)", at.name),
+            2 => format!("the `{}` that holds the enclosing record:", at.name),
+            _ => format!("the `{}` {n} levels up:", at.name),
+        };
+        let _ = write!(note, " `{path}` is {whose} `{name}`.");
+    }
+    Some(note)
+}
+
 /// Byte offsets of the fields, when every field has a fixed size and is always present.
 fn fixed_offsets(fields: &[FieldLayout], start: u64) -> Option<Vec<u64>> {
     let mut at = start;
@@ -373,6 +454,9 @@ fn render_type(out: &mut String, ty: &'static TypeLayout, root: bool, queue: &mu
         if ctx != "()" {
             let _ = writeln!(out, "Read with the context `{ctx}`.\n");
         }
+    }
+    if let Some(note) = parent_note(ty) {
+        let _ = writeln!(out, "{note}\n");
     }
     let mut start = 0;
     if let Some(m) = ty.magic {

@@ -1538,3 +1538,94 @@ fn a_hand_made_type_that_does_not_describe_itself_is_named_by_the_ksy_renderer()
     let md = mmd_spec::render_markdown(&spec);
     assert!(md.contains("`blob`") && md.contains("Blob"), "{md}");
 }
+
+// ---- fields of enclosing records (`parent.field`, Kaitai's `_parent`) ----
+
+/// A file whose version decides a field of each section.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(
+    magic = b"NS",
+    file(id = "nest", title = "Nested", application = "none")
+)]
+struct Nest {
+    /// 2 adds a flag byte to each section.
+    version: u8,
+    /// The number of sections.
+    section_count: u8,
+    /// The sections.
+    #[mmd(len = section_count, with_parent)]
+    sections: Vec<NestSection>,
+}
+
+/// A section: its minor version, the size and number of its items, then the items.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(parent = Nest)]
+struct NestSection {
+    /// 1 adds a weight to each item.
+    minor: u8,
+    /// The size of each item.
+    item_size: u8,
+    /// The number of items.
+    item_count: u8,
+    /// From file version 2.
+    #[mmd(if = *parent.version >= 2)]
+    flags: Option<u8>,
+    /// `item_size` bytes each.
+    #[mmd(len = item_count, size = item_size, with_parent)]
+    items: Vec<NestItem>,
+    /// One value per item.
+    #[mmd(with_parent)]
+    row: NestRow,
+}
+
+/// An item: a weight from the section's minor version 1, a byte per file version.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(parent = NestSection)]
+struct NestItem {
+    /// The id.
+    id: u16,
+    /// From minor version 1.
+    #[mmd(if = *parent.minor >= 1)]
+    weight: Option<u16>,
+    /// One byte per file version, two levels up.
+    #[mmd(len = parent.parent.version)]
+    marks: Vec<u8>,
+    /// What a newer writer added.
+    #[mmd(rest)]
+    extra: Vec<u8>,
+}
+
+/// One value per item of the section.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(parent = NestSection)]
+struct NestRow {
+    /// The values.
+    #[mmd(len = parent.item_count)]
+    values: Vec<u16>,
+}
+
+#[test]
+fn fields_of_enclosing_records_read_alike() {
+    let mut v2 = b"NS".to_vec();
+    v2.extend([2, 2]);
+    v2.extend([1, 7, 2, 0x5A]);
+    v2.extend([0x0A, 0x00, 0x34, 0x12, 0xE1, 0xE2, 0x99]);
+    v2.extend([0x0B, 0x00, 0x01, 0x00, 0xE3, 0xE4, 0x98]);
+    v2.extend([0x01, 0x00, 0x02, 0x00]);
+    v2.extend([0, 4, 1, 0x00]);
+    v2.extend([0x0C, 0x00, 0xE5, 0xE6]);
+    v2.extend([0x03, 0x00]);
+    // Version 1: no flag byte, one mark per item; a section of no items.
+    let mut v1 = b"NS".to_vec();
+    v1.extend([1, 2]);
+    v1.extend([1, 5, 1]);
+    v1.extend([0x0A, 0x00, 0x34, 0x12, 0xE1]);
+    v1.extend([0x07, 0x00]);
+    v1.extend([0, 9, 0]);
+    let ksy = render_ksy(&Spec::of::<Nest>().unwrap()).unwrap();
+    assert!(ksy.contains("_parent.version >= 2"), "{ksy}");
+    assert!(ksy.contains("_parent.minor >= 1"), "{ksy}");
+    assert!(ksy.contains("_parent._parent.version"), "{ksy}");
+    assert!(ksy.contains("_parent.item_count"), "{ksy}");
+    cross_check::<Nest>("nest", &[&v2, &v1]);
+}

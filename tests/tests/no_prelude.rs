@@ -109,6 +109,39 @@ mod m {
         #[mmd(count = u8)]
         pub bytes: ::std::vec::Vec<u8>,
     }
+
+    /// A record whose items name its fields (`parent`, `with_parent`), two levels deep.
+    #[derive(Mmd, ::core::fmt::Debug, ::core::cmp::PartialEq)]
+    pub struct Holder {
+        /// How many items.
+        pub n: u8,
+        /// The items.
+        #[mmd(len = n, with_parent)]
+        pub items: ::std::vec::Vec<Held>,
+    }
+
+    /// Held by `Holder`.
+    #[derive(Mmd, ::core::fmt::Debug, ::core::cmp::PartialEq)]
+    #[mmd(parent = Holder)]
+    pub struct Held {
+        /// A byte, present in the first of a holder of two or more.
+        pub k: u8,
+        /// Present when the holder has more than one item.
+        #[mmd(if = *parent.n > 1)]
+        pub more: ::core::option::Option<u8>,
+        /// Deeper still.
+        #[mmd(with_parent)]
+        pub deep: Deep,
+    }
+
+    /// Held by `Held`, reading `Holder` two levels up.
+    #[derive(Mmd, ::core::fmt::Debug, ::core::cmp::PartialEq)]
+    #[mmd(parent = Held)]
+    pub struct Deep {
+        /// As many bytes as the holder has items.
+        #[mmd(len = parent.parent.n)]
+        pub bytes: ::std::vec::Vec<u8>,
+    }
 }
 
 /// A path to the runtime other than `::mmd_formats`, as a crate that renames its
@@ -192,4 +225,13 @@ fn flags_and_a_renamed_runtime_round_trip() {
     assert_eq!(v.bytes, vec![7, 9]);
     assert_eq!(encode_all(&v, &()).unwrap(), bytes);
     assert_eq!(v.size_hint(&()), bytes.len());
+}
+
+#[test]
+fn records_that_name_their_parents_round_trip() {
+    let bytes = [2u8, 7, 1, 0xA, 0xB, 8, 2, 0xC, 0xD];
+    let v: m::Holder = mmd_formats::file::decode_all(&bytes, &()).unwrap();
+    assert_eq!(v.items[1].more, Some(2));
+    assert_eq!(v.items[1].deep.bytes, [0xC, 0xD]);
+    assert_eq!(mmd_formats::file::encode_all(&v, &()).unwrap(), bytes);
 }

@@ -7,7 +7,10 @@
 //! bound, with the `on_unimplemented` note of `IndexWidths` / `TextContext`), spanned at
 //! the field's type. One known exception to "one mistake, one error": a type that declares
 //! a context its fields cannot use (`wrong_context.rs`) gets one error from the reader and
-//! one from the writer, both at the same field type.
+//! one from the writer, both at the same field type. Another: a struct that names its parent
+//! (`parent = Section`) held by a field without `with_parent` (`parent_not_passed.rs`) gets
+//! one error at that field and one at each `parent.field` it names (the fields passed are
+//! `NoFieldsPassed`).
 //!
 //! The expected output depends on the rustc version; regenerate with `TRYBUILD=overwrite`
 //! and read every changed `.stderr` before keeping it.
