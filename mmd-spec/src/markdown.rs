@@ -277,11 +277,10 @@ fn condition(f: &FieldLayout, queue: &mut Vec<Item>) -> String {
 fn parent_refs(ty: &'static TypeLayout) -> Vec<(u32, &'static str)> {
     fn walk(e: &Expr, out: &mut Vec<(u32, &'static str)>) {
         match e {
-            Expr::Field(Expr::Parent(n), name) => {
-                if !out.contains(&(*n, *name)) {
-                    out.push((*n, name));
-                }
+            Expr::Field(Expr::Parent(n), name) if !out.contains(&(*n, *name)) => {
+                out.push((*n, name));
             }
+            Expr::Field(Expr::Parent(_), _) => {}
             Expr::Field(a, _) | Expr::Unary(_, a) | Expr::Cast(a, _) => walk(a, out),
             Expr::Index(a, b) | Expr::Binary(_, a, b) => {
                 walk(a, out);
