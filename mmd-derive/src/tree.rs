@@ -21,6 +21,7 @@ const HELPERS: &[(&str, usize, &str)] = &[
     ("min", 1, "Min"),
     ("max", 1, "Max"),
     ("abs", 0, "Abs"),
+    ("unwrap_or", 1, "UnwrapOr"),
 ];
 
 /// The number types a cast may name.

@@ -520,6 +520,11 @@ pub enum Helper {
     /// `x.abs()`: the absolute value (of a signed integer, where `-i32::MIN` is an error,
     /// or a float).
     Abs,
+    /// `x.unwrap_or(d)`: the value of `x`, an earlier field that is an `Option` of a
+    /// number (`#[mmd(if = ...)]`), or `d` when it is absent (a BMP's width, present
+    /// only in the headers that have one). The `.ksy` states it with the field's
+    /// condition (`(cond ? x : d)`).
+    UnwrapOr,
 }
 
 impl Helper {
@@ -534,6 +539,7 @@ impl Helper {
             Helper::Min => "min",
             Helper::Max => "max",
             Helper::Abs => "abs",
+            Helper::UnwrapOr => "unwrap_or",
         }
     }
 }

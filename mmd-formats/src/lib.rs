@@ -136,8 +136,8 @@
 //! context member are expressions: Rust syntax, compiled as Rust, and also held in the
 //! layout descriptors as a tree ([`layout::Expr`]) that the reference, the JSON Schema and
 //! the Kaitai `.ksy` render. The derive accepts only what every renderer can state, and
-//! refuses anything else with an error at the expression (`count.unwrap_or(0)` is
-//! refused: `unwrap_or` is no helper). The language:
+//! refuses anything else with an error at the expression (`count.unwrap_or_default()` is
+//! refused: `unwrap_or_default` is no helper). The language:
 //!
 //! | form | example | meaning |
 //! |---|---|---|
@@ -153,7 +153,7 @@
 //! | comparison, logic | `== != < <= > >=`, `&& \|\|` | |
 //! | choice | `if c { a } else { b }` | `else if` chains; the `else` is required |
 //! | cast, widening | `*w as i32`, `i32::from(*w)` | to a number type (`u8`-`u64`, `i8`-`i64`, `usize`, `isize`, `f32`, `f64`); between integers a value the target type does not hold is an error, not a wrap; a float becomes an integer without its fraction |
-//! | helpers | `x.len()`, `a.saturating_sub(b)`, `a.min(b)`, `a.max(b)`, `h.abs()`, `flags.contains(B)`, `flags.intersects(A \| B)`, `bytes.starts_with(b"VMD")` | the number of elements; `a - b` or 0; the smaller, the larger; the absolute value; every bit of `B` set; some bit set; a byte field starting with printable ASCII |
+//! | helpers | `x.len()`, `a.saturating_sub(b)`, `a.min(b)`, `a.max(b)`, `h.abs()`, `flags.contains(B)`, `flags.intersects(A \| B)`, `bytes.starts_with(b"VMD")`, `width.unwrap_or(0)` | the number of elements; `a - b` or 0; the smaller, the larger; the absolute value; every bit of `B` set; some bit set; a byte field starting with printable ASCII; the value of an earlier `Option` field of a number (one with `if = cond`), or the default where it is absent (the `.ksy` states it as `(cond ? x : d)`, so the field must be named directly) |
 //!
 //! `*x` and `&x` are the value of `x` (fields and parameters arrive as references:
 //! `*version >= 2`; a field path or a method call reads through the reference by itself),

@@ -56,6 +56,12 @@ pub trait Env {
         let _ = levels;
         None
     }
+    /// The condition of an earlier field that is present only when it holds
+    /// (`#[mmd(if = ...)]`), for `x.unwrap_or(d)`. By default, none is known.
+    fn condition(&self, name: &str) -> Option<&'static Expr> {
+        let _ = name;
+        None
+    }
 }
 
 /// The record `levels` up from `here`, following each record's [`TypeLayout::parent`].
@@ -93,6 +99,9 @@ impl Env for WithElement<'_> {
     }
     fn ctx_ty(&self, name: &str) -> Option<Ty> {
         self.inner.ctx_ty(name)
+    }
+    fn condition(&self, name: &str) -> Option<&'static Expr> {
+        self.inner.condition(name)
     }
     fn element(&self) -> Option<Shape> {
         Some(self.shape)
@@ -221,6 +230,7 @@ pub fn ty_of(env: &dyn Env, e: &Expr) -> Option<Ty> {
                 return merge(ty_of(env, args.first()?), ty_of(env, args.get(1)?))
             }
             Helper::Abs => ty_of(env, args.first()?)?.kind(),
+            Helper::UnwrapOr => return merge(ty_of(env, args.first()?), ty_of(env, args.get(1)?)),
         },
     })
 }
@@ -342,6 +352,21 @@ fn method(env: &dyn Env, helper: Helper, args: &[Expr]) -> Result<V, String> {
             Ok(atom(format!("({a} {cmp} {b} ? {a} : {b})")))
         }
         (Helper::Abs, []) => Ok(atom(abs(&translate_e(env, recv)?.operand()?))),
+        (Helper::UnwrapOr, [arg]) => {
+            // The field is null in Kaitai where it is absent: the value is chosen by the
+            // field's own condition, never read when it does not hold.
+            let Expr::Name(field) = recv else {
+                return Err("`unwrap_or` on something other than an earlier field".to_string());
+            };
+            let cond = env.condition(field).ok_or_else(|| {
+                format!("`unwrap_or` on `{field}`, which is not a field with `if = ...`")
+            })?;
+            // The ternary binds loosest: the condition needs no parentheses.
+            let c = translate_e(env, cond)?.expr()?;
+            let x = translate_e(env, recv)?.operand()?;
+            let d = translate_e(env, arg)?.operand()?;
+            Ok(atom(format!("({c} ? {x} : {d})")))
+        }
         _ => Err(format!("`{name}` with {} argument(s)", rest.len())),
     }
 }

@@ -1057,6 +1057,86 @@ fn fourcc_tags_read_alike_and_their_text_is_the_doc() {
     cross_check::<FourCcChunks>("fourcc_chunks", &[&a, b"fmt \x07\x00"]);
 }
 
+/// Dimensions read at one width or another by a header's size (a BMP's core header has
+/// `u16` ones, the others `i32`), then bytes of their area.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(file(id = "either_width", title = "Either width", application = "tests"))]
+struct EitherWidth {
+    /// 12 for the small header.
+    header_size: u8,
+    /// The width in the small header.
+    #[mmd(if = *header_size == 12)]
+    small: Option<u16>,
+    /// The width in the others.
+    #[mmd(if = *header_size != 12)]
+    large: Option<i32>,
+    /// As many bytes as the width says.
+    #[mmd(len = i64::from(small.unwrap_or(0)) + i64::from(large.unwrap_or(0)))]
+    bytes: Vec<u8>,
+}
+
+#[test]
+fn an_absent_field_read_with_a_default_reads_alike() {
+    let a = [12u8, 2, 0, 0xA, 0xB];
+    let b = [40u8, 3, 0, 0, 0, 1, 2, 3];
+    let ksy = render_ksy(&Spec::of::<EitherWidth>().unwrap()).unwrap();
+    assert!(ksy.contains("(header_size == 12 ? small : 0)"), "{ksy}");
+    cross_check::<EitherWidth>("either_width", &[&a, &b]);
+}
+
+/// The stride of the rows below, from the header.
+#[derive(MmdContext, Debug, Clone, Copy, PartialEq)]
+#[mmd(from(width: u8))]
+struct Stride {
+    /// The bytes of a row: the width rounded up to 2.
+    #[mmd(from = (*width + 1) / 2 * 2)]
+    stride: u8,
+}
+
+/// A row of `stride` bytes.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = Stride)]
+struct StrideRow {
+    /// The row's bytes.
+    #[mmd(len = ctx.stride)]
+    bytes: Vec<u8>,
+}
+
+/// Rows placed by a root context member (the stride) from an offset.
+#[derive(Mmd, Debug, Clone, PartialEq)]
+#[mmd(ctx = (), file(id = "strided", title = "Strided rows", application = "tests"))]
+struct Strided {
+    /// The width of a row.
+    #[mmd(context = Stride(width))]
+    width: u8,
+    /// The number of rows.
+    rows: u8,
+    /// Where the rows start.
+    offset: u8,
+    /// The rows, each at `offset + index * stride`.
+    #[mmd(
+        len = *rows,
+        pos = u32::from(*offset) + _index as u32 * u32::from(ctx.stride),
+        size = ctx.stride
+    )]
+    data: Vec<StrideRow>,
+    /// The bytes no row holds.
+    #[mmd(gaps)]
+    gaps: Vec<Vec<u8>>,
+}
+
+#[test]
+fn a_positioned_list_placed_by_a_context_member_reads_alike() {
+    // Width 3 (stride 4), 2 rows at 4: a junk byte at 3.
+    let a = [3u8, 2, 4, 0xee, 1, 2, 3, 0, 4, 5, 6, 0];
+    let ksy = render_ksy(&Spec::of::<Strided>().unwrap()).unwrap();
+    assert!(
+        ksy.contains("_parent.stride"),
+        "the helper type reaches its parent's: {ksy}"
+    );
+    cross_check::<Strided>("strided", &[&a]);
+}
+
 // ---- positioned fields and the gaps between them (issue 29 item 2) ----
 
 /// A directory entry: an image's size and absolute offset.

@@ -6,7 +6,7 @@ struct Record {
     flag: u8,
     #[mmd(if = *flag != 0)]
     count: Option<u8>,
-    #[mmd(len = count.unwrap_or(0))]
+    #[mmd(len = count.unwrap_or_default())]
     items: Vec<u8>,
     #[mmd(if = helper(items.len()))]
     extra: Option<u8>,

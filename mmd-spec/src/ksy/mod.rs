@@ -161,7 +161,14 @@ impl Env for Prefixed<'_> {
             .map(|(t, f)| (format!("{}{t}", self.prefix), f))
     }
     fn ctx_member(&self, path: &str) -> Option<String> {
-        self.inner.ctx_member(path)
+        // A member of the record's own context is an instance of the record: from the
+        // helper type of a list, its parent's (one of the root's is reached as it is).
+        self.inner
+            .ctx_member(path)
+            .map(|t| match t.starts_with("_root.") {
+                true => t,
+                false => format!("{}{t}", self.prefix),
+            })
     }
     fn ctx_unreachable(&self, path: &str) -> Option<String> {
         self.inner.ctx_unreachable(path)
@@ -180,6 +187,9 @@ impl Env for Prefixed<'_> {
     }
     fn parent(&self, levels: u32) -> Option<&'static TypeLayout> {
         self.inner.parent(levels)
+    }
+    fn condition(&self, name: &str) -> Option<&'static mmd_formats::layout::Expr> {
+        self.inner.condition(name)
     }
 }
 
@@ -222,6 +232,14 @@ impl Env for FieldEnv<'_> {
     fn ctx_ty(&self, name: &str) -> Option<expr::Ty> {
         let (_, m) = self.scope.member(name)?;
         expr::Ty::of_name(m.ty)
+    }
+
+    fn condition(&self, name: &str) -> Option<&'static mmd_formats::layout::Expr> {
+        let f = self.earlier.iter().find(|f| f.name == name)?;
+        match &f.presence {
+            mmd_formats::layout::Presence::If(e) => Some(e.tree),
+            _ => None,
+        }
     }
 
     fn flags_type(&self, name: &str) -> Option<&'static TypeLayout> {
