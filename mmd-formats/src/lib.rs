@@ -396,6 +396,8 @@ pub mod pose;
 pub mod samples;
 pub mod seq;
 pub mod text;
+#[cfg(feature = "cli")]
+pub mod tool;
 pub mod vmd;
 pub mod vpd;
 pub mod walk;

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 
 use mmd_formats::inspect::Format;
 
-use crate::exit::{Exit, Outcome, Stop};
-use crate::guard;
-use crate::input::{self, BUG};
-use crate::output::{self, Destination};
+use crate::tool::exit::{Exit, Outcome, Stop};
+use crate::tool::guard;
+use crate::tool::input::{self, BUG};
+use crate::tool::output::{self, Destination};
 
 /// Arguments of `mmd build`.
 #[derive(Debug, clap::Args)]

@@ -10,7 +10,7 @@
 use mmd_formats::inspect::{Format, Inspect};
 use mmd_formats::{Error, ErrorKind};
 
-use crate::guard;
+use crate::tool::guard;
 
 /// The most zero bytes [`complete`] adds to a file. Read zeros can take several times
 /// their size in memory (an empty PMX text is 4 bytes in the file and a vector in memory),

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::exit::{Outcome, Stop};
+use crate::tool::exit::{Outcome, Stop};
 
 /// Where an edit writes its result: exactly one of `-o OUT`, `--in-place` and `--dry-run`.
 #[derive(Debug, Clone, clap::Args)]
@@ -91,7 +91,7 @@ pub fn written() -> Option<String> {
 pub fn write(target: &Path, bytes: &[u8], held: Option<&Held>) -> Outcome<()> {
     write_unrecorded(target, bytes, held)?;
     if let Ok(mut w) = WRITTEN.lock() {
-        *w = Some(crate::shown::path(target));
+        *w = Some(crate::tool::shown::path(target));
     }
     Ok(())
 }
@@ -99,19 +99,19 @@ pub fn write(target: &Path, bytes: &[u8], held: Option<&Held>) -> Outcome<()> {
 /// [`write()`], without recording the file as written.
 fn write_unrecorded(target: &Path, bytes: &[u8], held: Option<&Held>) -> Outcome<()> {
     if let Ok(meta) = std::fs::metadata(target) {
-        if let Some(kind) = crate::input::special_kind(&meta) {
+        if let Some(kind) = crate::tool::input::special_kind(&meta) {
             return write_into(target, kind, bytes);
         }
     }
-    let shown = crate::shown::path(target);
+    let shown = crate::tool::shown::path(target);
     let mut refusal = None;
     // Until the temporary file is recorded for the signal handler (Step::Created).
-    crate::signals::hold();
+    crate::tool::signals::hold();
     let written = mmd_formats::file::write_atomic_with(target, bytes, &mut |step| {
         use mmd_formats::file::Step;
         match step {
-            Step::Created(tmp) => crate::signals::temporary(Some(tmp)),
-            Step::Gone => crate::signals::temporary(None),
+            Step::Created(tmp) => crate::tool::signals::temporary(Some(tmp)),
+            Step::Gone => crate::tool::signals::temporary(None),
             Step::Renaming => {
                 if let Some(held) = held {
                     if let Err(why) = held.unchanged() {
@@ -120,18 +120,17 @@ fn write_unrecorded(target: &Path, bytes: &[u8], held: Option<&Held>) -> Outcome
                     }
                 }
             }
-            _ => {}
         }
         Ok(())
     });
-    crate::signals::release();
+    crate::tool::signals::release();
     match (written, refusal) {
         (Ok(()), _) => Ok(()),
         (Err(_), Some(why)) => Err(Stop::trouble(format!(
             "{shown}: {why}; nothing written (run the edit again on the new file)"
         ))),
         (Err(e), None) => Err(Stop::trouble(
-            crate::shown::line(&e.to_string()).into_owned(),
+            crate::tool::shown::line(&e.to_string()).into_owned(),
         )),
     }
 }
@@ -139,7 +138,7 @@ fn write_unrecorded(target: &Path, bytes: &[u8], held: Option<&Held>) -> Outcome
 /// Writes `bytes` into `target`, which is not a regular file but `kind` (see [`write()`]).
 fn write_into(target: &Path, kind: &str, bytes: &[u8]) -> Outcome<()> {
     use std::io::Write;
-    let shown = crate::shown::path(target);
+    let shown = crate::tool::shown::path(target);
     let refuse = |why: String| Stop::trouble(format!("cannot write {shown}: {why}"));
     if kind != "a character device" && kind != "a FIFO" {
         return Err(refuse(format!(
@@ -226,12 +225,12 @@ impl Held {
     /// Takes the hold on `path` (following links), waiting for another `mmd` edit of the
     /// same file to finish first. Not a regular file: refused as every input is.
     pub fn take(path: &Path) -> Outcome<Held> {
-        let shown = crate::shown::path(path);
+        let shown = crate::tool::shown::path(path);
         let fail = |e: std::io::Error| Stop::trouble(format!("cannot read {shown}: {e}"));
         loop {
             let file = std::fs::File::open(path).map_err(fail)?;
             let meta = file.metadata().map_err(fail)?;
-            if let Some(kind) = crate::input::special_kind(&meta) {
+            if let Some(kind) = crate::tool::input::special_kind(&meta) {
                 return Err(Stop::trouble(format!(
                     "cannot read {shown}: not a regular file ({kind}); --in-place replaces \
                      a regular file"
@@ -327,7 +326,7 @@ fn same_file(a: &Path, b: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exit::Exit;
+    use crate::tool::exit::Exit;
 
     fn destination(output: Option<&str>, in_place: bool, dry_run: bool) -> Destination {
         Destination {

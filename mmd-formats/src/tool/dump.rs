@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use mmd_formats::inspect::Format;
 use mmd_formats::walk::{Leaf, Variant, Visitor, Walk};
 
-use crate::exit::{Exit, Outcome};
-use crate::input;
+use crate::tool::exit::{Exit, Outcome};
+use crate::tool::input;
 
 /// Arguments of `mmd dump`.
 #[derive(Debug, clap::Args)]

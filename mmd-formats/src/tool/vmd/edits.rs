@@ -14,7 +14,7 @@ use super::{
     counts_json, edit, edit_error, keys, list, load, pairs_json, track, FillArgs, MergeArgs,
     MirrorArgs, SpeedArgs, TrimArgs,
 };
-use crate::exit::{Outcome, Stop};
+use crate::tool::exit::{Outcome, Stop};
 
 /// Parses FACTOR: a finite number (whether it is above 0 is the edit's to say).
 pub fn parse_factor(s: &str) -> Result<f64, String> {
@@ -46,8 +46,8 @@ pub fn mirror(a: &MirrorArgs, out: &mut dyn Write) -> Outcome {
         let show = |p: &(String, String)| {
             format!(
                 "{} -> {}",
-                crate::shown::text(&p.0),
-                crate::shown::text(&p.1)
+                crate::tool::shown::text(&p.0),
+                crate::tool::shown::text(&p.1)
             )
         };
         for (what, pairs) in [
@@ -264,7 +264,7 @@ pub fn fill(a: &FillArgs, out: &mut dyn Write) -> Outcome {
             "changed": counts_json(&BlockCounts { bone: r.added.len(), ..BlockCounts::default() }),
             "dropped": counts_json(&BlockCounts::default()),
         });
-        let show = |k: &FilledKey| format!("{} at {}", crate::shown::text(&k.name), k.frame);
+        let show = |k: &FilledKey| format!("{} at {}", crate::tool::shown::text(&k.name), k.frame);
         let lines = vec![
             format!("frames: {} and {}, {} bones named", r.start, r.end, r.bones),
             format!(
@@ -282,7 +282,7 @@ pub fn fill(a: &FillArgs, out: &mut dyn Write) -> Outcome {
 
 /// Runs `mmd vmd bake-ik`.
 pub fn bake_ik(a: &super::BakeIkArgs, out: &mut dyn Write) -> Outcome {
-    let rig = crate::pose::load_rig(&a.model)?;
+    let rig = crate::tool::pose::load_rig(&a.model)?;
     edit("bake-ik", &a.out, &[&a.input, &a.model], out, |vmd| {
         let (baked, r) = mmd_formats::pose::bake_ik(&rig, &vmd)
             .map_err(|e| Stop::failed(format!("{}: {e}", a.input.display())))?;

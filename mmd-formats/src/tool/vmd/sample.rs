@@ -5,7 +5,7 @@ use std::io::Write;
 use serde_json::{json, Value};
 
 use super::{load, SampleArgs};
-use crate::exit::{self, Exit, Outcome, Stop};
+use crate::tool::exit::{self, Exit, Outcome, Stop};
 
 /// Parses `--frame`: a finite number (a fraction is a point between two frames).
 pub fn parse_frame(s: &str) -> Result<f64, String> {
@@ -97,7 +97,7 @@ pub fn sample(a: &SampleArgs, out: &mut dyn Write) -> Outcome {
         }
         writeln!(out, "{obj}")?;
     } else {
-        writeln!(out, "track: {}", crate::shown::text(&track))?;
+        writeln!(out, "track: {}", crate::tool::shown::text(&track))?;
         writeln!(out, "frame: {f}")?;
         writeln!(out, "coordinates: {coordinates}")?;
         if let Value::Object(v) = value {

@@ -12,8 +12,8 @@ use std::path::Path;
 use mmd_formats::inspect::{Format, UnknownFormat};
 use mmd_formats::Decode;
 
-use crate::exit::{Exit, Outcome, Stop};
-use crate::guard;
+use crate::tool::exit::{Exit, Outcome, Stop};
+use crate::tool::guard;
 
 /// What a panic inside the library is called in messages.
 pub const BUG: &str = "internal error (this is a bug in mmd-formats)";

@@ -9,8 +9,8 @@ use clap::Command;
 use clap_complete::Shell;
 use clap_mangen::Man;
 
-use crate::exit::{Exit, Outcome, Stop};
-use crate::output;
+use crate::tool::exit::{Exit, Outcome, Stop};
+use crate::tool::output;
 
 /// The long description of `mmd completions`.
 pub const COMPLETIONS_ABOUT: &str = "\

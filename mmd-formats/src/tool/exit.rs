@@ -98,7 +98,7 @@ pub fn warn(command: &str, message: &str) {
     let _ = writeln!(
         io::stderr(),
         "{command}: warning: {}",
-        crate::shown::line(message)
+        crate::tool::shown::line(message)
     );
 }
 

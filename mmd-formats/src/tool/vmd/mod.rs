@@ -19,9 +19,9 @@ use mmd_formats::vmd::edit::EditError;
 use mmd_formats::vmd::{Block, BlockCounts, Vmd};
 use serde_json::{json, Value};
 
-use crate::exit::{Exit, Outcome, Stop};
-use crate::input;
-use crate::output::{self, Destination};
+use crate::tool::exit::{Exit, Outcome, Stop};
+use crate::tool::input;
+use crate::tool::output::{self, Destination};
 
 mod edits;
 mod help;
@@ -310,8 +310,8 @@ fn edit(
         }
         writeln!(out, "{report}")?;
     } else {
-        let from: Vec<String> = inputs.iter().map(|p| crate::shown::path(p)).collect();
-        match shown.as_deref().map(crate::shown::text) {
+        let from: Vec<String> = inputs.iter().map(|p| crate::tool::shown::path(p)).collect();
+        match shown.as_deref().map(crate::tool::shown::text) {
             Some(d) => writeln!(out, "{tool}: {} -> {d} ({size} bytes)", from.join(" + "))?,
             None => writeln!(
                 out,
@@ -327,7 +327,7 @@ fn edit(
         }
         // Lines name tracks from the files: escaped (issue 25 item 9).
         for line in lines {
-            writeln!(out, "{}", crate::shown::line(&line))?;
+            writeln!(out, "{}", crate::tool::shown::line(&line))?;
         }
     }
     Ok(Exit::Done)
@@ -357,7 +357,7 @@ fn track(block: Block, name: &str) -> String {
     if name.is_empty() {
         block.to_string()
     } else {
-        format!("{block} {}", crate::shown::text(name))
+        format!("{block} {}", crate::tool::shown::text(name))
     }
 }
 

@@ -13,9 +13,9 @@ use mmd_formats::vmd::Vmd;
 use mmd_formats::vpd::Vpd;
 use serde_json::{json, Value};
 
-use crate::exit::{self, Exit, Outcome, Stop};
-use crate::input::{self, Problem};
-use crate::vmd::sample::parse_frame;
+use crate::tool::exit::{self, Exit, Outcome, Stop};
+use crate::tool::input::{self, Problem};
+use crate::tool::vmd::sample::parse_frame;
 
 /// What `mmd pose` is called in messages.
 const NAME: &str = "mmd pose";

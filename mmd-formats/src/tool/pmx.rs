@@ -17,10 +17,10 @@ use mmd_formats::pmx::skeleton::deform_order;
 use mmd_formats::pmx::{BoneFlags, Pmx};
 use serde_json::{json, Value};
 
-use crate::exit::{self, Exit, Outcome, Stop};
-use crate::input::{self, Problem};
-use crate::output::{self, Destination};
-use crate::shown;
+use crate::tool::exit::{self, Exit, Outcome, Stop};
+use crate::tool::input::{self, Problem};
+use crate::tool::output::{self, Destination};
+use crate::tool::shown;
 
 /// Exit codes of `mmd pmx recolor` and `mmd pmx rename`, as shown in `--help`.
 pub const EDIT_EXIT_CODES: &str = "\

@@ -14,8 +14,8 @@ use mmd_formats::vmd::Vmd;
 use mmd_formats::vpd::Vpd;
 use serde_json::{json, Value};
 
-use crate::exit::{Exit, Outcome, Stop};
-use crate::input::{self, Problem};
+use crate::tool::exit::{Exit, Outcome, Stop};
+use crate::tool::input::{self, Problem};
 
 /// The long description of `mmd lint`.
 pub const LONG_ABOUT: &str = "\
@@ -301,7 +301,7 @@ impl Report<'_> {
                 Ok(found) => {
                     if several && !found.is_empty() {
                         let format = c.format.map_or("?", |f| f.name());
-                        writeln!(out, "{} ({format}):", crate::shown::path(&c.path))?;
+                        writeln!(out, "{} ({format}):", crate::tool::shown::path(&c.path))?;
                     }
                     for f in found {
                         writeln!(
@@ -317,7 +317,7 @@ impl Report<'_> {
                 Err(p) => writeln!(
                     out,
                     "{}",
-                    crate::shown::line(&p.message(&shown.to_string()))
+                    crate::tool::shown::line(&p.message(&shown.to_string()))
                 )?,
             }
         }

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use mmd_formats::inspect::{self, InfoValue};
 use serde_json::{json, Map, Value};
 
-use crate::exit::{Exit, Outcome};
-use crate::input;
+use crate::tool::exit::{Exit, Outcome};
+use crate::tool::input;
 
 /// Arguments of `mmd info`.
 #[derive(Debug, clap::Args)]
@@ -84,7 +84,7 @@ pub fn run(args: &InfoArgs, out: &mut dyn Write) -> Outcome {
         }
         writeln!(out, "{}", Value::Object(obj))?;
     } else {
-        writeln!(out, "file: {}", crate::shown::path(path))?;
+        writeln!(out, "file: {}", crate::tool::shown::path(path))?;
         writeln!(out, "format: {}", file.format.name())?;
         writeln!(out, "size: {}", file.bytes.len())?;
         for (k, v) in &info.facts {

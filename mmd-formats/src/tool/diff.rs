@@ -8,8 +8,8 @@ use mmd_formats::inspect::Format;
 use mmd_formats::walk::{Value, Visitor};
 use serde::Serialize;
 
-use crate::exit::{Exit, Outcome, Stop};
-use crate::input::{self, Problem};
+use crate::tool::exit::{Exit, Outcome, Stop};
+use crate::tool::input::{self, Problem};
 
 /// One difference in `--json`.
 #[derive(Serialize)]

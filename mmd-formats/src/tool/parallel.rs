@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
 use std::sync::{mpsc, Condvar, Mutex, MutexGuard, PoisonError};
 
-use crate::exit::Outcome;
+use crate::tool::exit::Outcome;
 
 /// How many inputs per job may be started ahead of the last result handed over.
 pub const WINDOW_PER_JOB: usize = 16;
@@ -48,7 +48,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// already started ends, nothing new starts) and returns it.
 ///
 /// `work` must not panic: a panic in a worker thread ends the whole run (callers catch the
-/// library's panics inside `work`, as [`crate::guard::catch`] does).
+/// library's panics inside `work`, as [`crate::tool::guard::catch`] does).
 pub fn ordered<T, R, I>(
     items: I,
     jobs: usize,
@@ -158,7 +158,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exit::{Exit, Stop};
+    use crate::tool::exit::{Exit, Stop};
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::time::Duration;
 

@@ -8,9 +8,9 @@ use mmd_formats::inspect::spans::Explanation;
 use mmd_formats::walk::{hex, Segment, Value};
 use serde::Serialize;
 
-use crate::cut;
-use crate::exit::{self, Exit, Outcome, Stop};
-use crate::input::{self, Problem};
+use crate::tool::cut;
+use crate::tool::exit::{self, Exit, Outcome, Stop};
+use crate::tool::input::{self, Problem};
 
 /// Arguments of `mmd explain`.
 #[derive(Debug, clap::Args)]

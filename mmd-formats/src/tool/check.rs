@@ -12,12 +12,12 @@ use mmd_formats::inspect::{check_roundtrip, field_at, CheckOutcome, Format};
 use mmd_formats::samples::{self, Sample};
 use serde::Serialize;
 
-use crate::exit::{Exit, Outcome, Stop};
-use crate::guard;
-use crate::input::{self, Problem};
-use crate::parallel;
-use crate::progress::Progress;
-use crate::walk::{self, Found};
+use crate::tool::exit::{Exit, Outcome, Stop};
+use crate::tool::guard;
+use crate::tool::input::{self, Problem};
+use crate::tool::parallel;
+use crate::tool::progress::Progress;
+use crate::tool::walk::{self, Found};
 
 /// The exit codes of `mmd check`, as shown in `--help`.
 pub const EXIT_CODES: &str = "\
@@ -213,8 +213,8 @@ impl FileReport {
     pub fn line(&self) -> String {
         // Names found by the walk and errors quoting a file are printed escaped (issue 25
         // item 9); --json carries them as they are.
-        let path = &*crate::shown::text(&self.path);
-        let error = &*crate::shown::line(self.error.as_deref().unwrap_or(""));
+        let path = &*crate::tool::shown::text(&self.path);
+        let error = &*crate::tool::shown::line(self.error.as_deref().unwrap_or(""));
         match (self.status, self.format) {
             (Status::Ok, format) => format!("ok      {path} ({})", format.unwrap_or("?")),
             // As every command says it (`input::read_error`); --json has `truncated`.
