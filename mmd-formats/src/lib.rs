@@ -32,7 +32,10 @@
 //!    `read_path`, `write_path`, and [`Decode`]/[`Encode`] with the `()` context).
 //! 4. **The inspection tools** for a file of any format: [`inspect`] (format detection,
 //!    the round-trip check, `mmd info`'s facts, diff, dump, spans and explain).
-//! 5. The built-in [`samples`], and the `mmd` command-line tool (feature `cli`).
+//! 5. The built-in [`samples`], and (feature `cli`) the command-line tool of any format,
+//!    `tool`: `check`, `info`, `dump`, `explain`, `diff` and `build` for a downstream
+//!    crate's root types in a few lines (`tool::Tool`, `tool::FileFormat`), the same code the
+//!    `mmd` binary runs for its four formats.
 //!
 //! ```
 //! use mmd_formats::pmx::Pmx;

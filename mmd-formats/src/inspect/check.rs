@@ -1,6 +1,7 @@
 //! The byte-exact round-trip check behind `mmd check`: read, write back in memory, compare.
 
 use super::Format;
+use crate::codec::Decode;
 use crate::error::{Error, Result};
 use crate::io::{Input, SliceInput};
 
@@ -53,12 +54,27 @@ pub fn compare(input: &[u8], output: &[u8]) -> CheckOutcome {
 /// inside exactly that value. For VPD, whose reader takes the whole text at once, the path
 /// is empty (the top level); a VPD file always writes back its own bytes.
 pub fn field_at(format: Format, bytes: &[u8], offset: u64) -> Option<String> {
+    field_at_with(bytes, offset, |input| format.decode(input).map(drop))
+}
+
+/// [`field_at`] for a file whose whole-file type is `T` (a derived root type of any
+/// format, a downstream one included).
+pub fn field_at_as<T: Decode<()>>(bytes: &[u8], offset: u64) -> Option<String> {
+    field_at_with(bytes, offset, |input| T::decode(input, &()).map(drop))
+}
+
+/// The field path of the read error that `decode` meets on `bytes` cut at `offset`.
+fn field_at_with(
+    bytes: &[u8],
+    offset: u64,
+    decode: impl FnOnce(&mut CutInput<'_>) -> Result<()>,
+) -> Option<String> {
     let cut = bytes.get(..usize::try_from(offset).ok()?)?;
     let mut input = CutInput {
         inner: SliceInput::new(cut),
         end: bytes.len() as u64,
     };
-    let err = format.decode(&mut input).err()?;
+    let err = decode(&mut input).err()?;
     Some(err.path_string())
 }
 

@@ -95,7 +95,7 @@ fn version_number(v: f32) -> InfoValue {
 
 /// The bytes of a fixed signature as text: printable ASCII as it is, `\0` for NUL, `\xNN`
 /// for any other byte.
-fn escaped(bytes: &[u8]) -> String {
+pub(crate) fn escaped(bytes: &[u8]) -> String {
     bytes
         .iter()
         .map(|&b| match b {

@@ -92,7 +92,7 @@ impl UnknownFormat {
     /// How many of the first bytes are kept and shown.
     pub const SHOWN: usize = 16;
 
-    fn of(bytes: &[u8]) -> Self {
+    pub(crate) fn of(bytes: &[u8]) -> Self {
         UnknownFormat {
             head: bytes.iter().take(Self::SHOWN).copied().collect(),
             len: bytes.len() as u64,
@@ -104,7 +104,36 @@ impl fmt::Display for UnknownFormat {
     /// `no known signature (PMX, PMD, VMD or VPD); the file starts with 4d 5a ("MZ")`, or
     /// `...; the file is empty`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("no known signature (PMX, PMD, VMD or VPD); ")?;
+        f.write_str(&self.among(&["PMX", "PMD", "VMD", "VPD"]))
+    }
+}
+
+impl UnknownFormat {
+    /// The message of a file that opens with none of the signatures of the formats
+    /// `known` names (a tool of other formats than these four):
+    /// `no known signature (MVD); the file starts with ...`.
+    ///
+    /// ```
+    /// use mmd_formats::inspect::Format;
+    /// let why = Format::identify(b"RIFF").unwrap_err();
+    /// assert_eq!(
+    ///     why.among(&["BMP", "ICO"]),
+    ///     "no known signature (BMP or ICO); the file starts with 52 49 46 46 (\"RIFF\")"
+    /// );
+    /// ```
+    pub fn among(&self, known: &[&str]) -> String {
+        let names = match known {
+            [] => String::new(),
+            [one] => (*one).to_owned(),
+            [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+        };
+        let mut text = format!("no known signature ({names}); ");
+        let _ = self.write_head(&mut text);
+        text
+    }
+
+    /// What the file starts with: `the file starts with 4d 5a ("MZ")`.
+    fn write_head(&self, f: &mut impl fmt::Write) -> fmt::Result {
         if self.head.is_empty() {
             return f.write_str("the file is empty");
         }

@@ -30,7 +30,7 @@ pub mod format;
 mod read;
 pub mod spans;
 
-pub use check::{check_roundtrip, compare, field_at, CheckOutcome};
+pub use check::{check_roundtrip, compare, field_at, field_at_as, CheckOutcome};
 pub use facts::{Info, InfoValue};
 pub use format::{Format, UnknownFormat};
 pub use read::Inspect;

@@ -4,18 +4,20 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use mmd_formats::inspect::Format;
+use mmd_formats::tool::FileFormat;
 
 use crate::tool::exit::{Exit, Outcome, Stop};
 use crate::tool::guard;
 use crate::tool::input::{self, BUG};
 use crate::tool::output::{self, Destination};
+use crate::tool::Tool;
 
 /// Arguments of `mmd build`.
 #[derive(Debug, clap::Args)]
 pub struct BuildArgs {
     /// The format to build; without it, the extension of OUT says (.pmx, .pmd, .vmd, .vpd).
-    #[arg(long, value_parser = ["pmx", "pmd", "vmd", "vpd"], ignore_case = true)]
+    // The values are the tool's formats: set where the tool builds its command.
+    #[arg(long, ignore_case = true)]
     pub format: Option<String>,
     /// The JSON document, as `mmd dump --json` prints it (`-` reads standard input).
     pub input: PathBuf,
@@ -60,23 +62,42 @@ Exit codes:
      OUT is the input, or OUT cannot be written";
 
 /// The format `--format` names, else OUT's extension.
-fn format_of(args: &BuildArgs) -> Outcome<Format> {
+fn format_of(tool: &Tool, args: &BuildArgs) -> Outcome<FileFormat> {
+    let formats = tool.formats();
     let by_name = |name: &str| {
-        Format::ALL
-            .into_iter()
+        formats
+            .iter()
             .find(|f| f.name().eq_ignore_ascii_case(name))
+            .copied()
     };
     if let Some(f) = args.format.as_deref().and_then(by_name) {
         return Ok(f);
     }
+    let by_extension = |ext: &str| {
+        formats
+            .iter()
+            .find(|f| f.extensions().iter().any(|e| e.eq_ignore_ascii_case(ext)))
+            .copied()
+    };
     args.output
         .extension()
         .and_then(|e| e.to_str())
-        .and_then(by_name)
+        .and_then(by_extension)
         .ok_or_else(|| {
+            let names: Vec<String> = formats.iter().map(|f| f.name().to_lowercase()).collect();
+            let extensions: Vec<String> = formats
+                .iter()
+                .flat_map(|f| f.extensions())
+                .map(|e| format!(".{e}"))
+                .collect();
+            let endings = match extensions.as_slice() {
+                [] => String::new(),
+                [one] => format!(", or an OUT ending in {one}"),
+                [rest @ .., last] => format!(", or an OUT ending in {} or {last}", rest.join(", ")),
+            };
             Stop::trouble(format!(
-                "cannot tell which format to build: give --format pmx|pmd|vmd|vpd, or an OUT \
-                 ending in .pmx, .pmd, .vmd or .vpd (not {})",
+                "cannot tell which format to build: give --format {}{endings} (not {})",
+                names.join("|"),
                 args.output.display()
             ))
         })
@@ -128,8 +149,8 @@ fn shown(path: &Path) -> String {
 }
 
 /// Runs `mmd build`.
-pub fn run(args: &BuildArgs, out: &mut dyn Write) -> Outcome {
-    let format = format_of(args)?;
+pub fn run(tool: &Tool, args: &BuildArgs, out: &mut dyn Write) -> Outcome {
+    let format = format_of(tool, args)?;
     let inputs: Vec<&Path> = if args.input == Path::new("-") {
         Vec::new()
     } else {

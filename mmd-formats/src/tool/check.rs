@@ -1,15 +1,16 @@
 //! `mmd check`: read every file, write it back in memory, and compare the bytes.
 //!
-//! Nothing here knows any format: the format is found by [`input::detect`], named by
-//! [`Format::name`], and checked by [`check_roundtrip`]; a new format in the library
-//! needs no change here. A file that cannot be used is the same [`Problem`] as for every
+//! Nothing here knows any format: the format is found among the tool's by
+//! [`input::detect_in`], named by [`FileFormat::name`], and checked by reading it and
+//! writing it back; a new format needs no change here. A file that cannot be used is the same [`Problem`] as for every
 //! other command, reported on its own line instead of ending the run.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use mmd_formats::inspect::{check_roundtrip, field_at, CheckOutcome, Format};
-use mmd_formats::samples::{self, Sample};
+use mmd_formats::inspect::{compare, CheckOutcome};
+use mmd_formats::samples::Sample;
+use mmd_formats::tool::FileFormat;
 use serde::Serialize;
 
 use crate::tool::exit::{Exit, Outcome, Stop};
@@ -18,6 +19,7 @@ use crate::tool::input::{self, Problem};
 use crate::tool::parallel;
 use crate::tool::progress::Progress;
 use crate::tool::walk::{self, Found};
+use crate::tool::Tool;
 
 /// The exit codes of `mmd check`, as shown in `--help`.
 pub const EXIT_CODES: &str = "\
@@ -147,12 +149,12 @@ impl FileReport {
     fn from_problem(path: String, input_len: u64, problem: Problem) -> Self {
         match problem {
             Problem::Unreadable(e) => Self::unreadable(path, "cannot read", &e),
-            Problem::Unknown(why) => FileReport {
-                error: Some(why.to_string()),
+            Problem::Unknown { why, known } => FileReport {
+                error: Some(why.among(&known)),
                 ..Self::new(path, None, Status::Unsupported)
             },
             Problem::WrongFormat { found, wanted } => {
-                Self::failed(path, Some(found.name()), format!("not {wanted}"))
+                Self::failed(path, Some(found), format!("not {wanted}"))
             }
             Problem::Read { format, error } => Self::from_outcome(
                 path,
@@ -162,7 +164,7 @@ impl FileReport {
                 None,
             ),
             Problem::Bug { format, message } => {
-                Self::internal_error(path, format.map(Format::name), &message)
+                Self::internal_error(path, format.map(|f| f.name()), &message)
             }
         }
     }
@@ -299,7 +301,7 @@ struct Document<'a> {
 }
 
 /// Runs `mmd check`, writing its output to `out`; returns the exit code.
-pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Outcome {
+pub fn run(tool: &Tool, args: &CheckArgs, out: &mut dyn Write) -> Outcome {
     let jobs = args.jobs.map_or_else(parallel::available, |n| n as usize);
     let mut summary = Summary::default();
     let mut reports = Vec::new();
@@ -316,9 +318,20 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Outcome {
         Ok(())
     };
     if args.paths.is_empty() {
-        let check =
-            |sample: Sample| check_bytes(format!("<builtin>/{}", sample.name), &sample.bytes);
-        parallel::ordered(samples::all(), jobs, check, |report| emit(report, out))?;
+        let samples = tool.samples_fn().ok_or_else(|| {
+            Stop::trouble(format!(
+                "give a PATH to check: {} has no built-in samples",
+                tool.name()
+            ))
+        })?;
+        let check = |sample: Sample| {
+            check_bytes(
+                tool.formats(),
+                format!("<builtin>/{}", sample.name),
+                &sample.bytes,
+            )
+        };
+        parallel::ordered(samples(), jobs, check, |report| emit(report, out))?;
     } else {
         let found = walk::collect(&args.paths);
         let sizes: Vec<u64> = found.iter().map(found_size).collect();
@@ -329,7 +342,9 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Outcome {
         });
         // Each worker reads its file, checks it and lets its bytes go: only the files being
         // checked are in memory, a few at a time.
-        let check = |(found, name, size): (Found, String, u64)| (check_found(found), name, size);
+        let check = |(found, name, size): (Found, String, u64)| {
+            (check_found(tool.formats(), found), name, size)
+        };
         let outcome = parallel::ordered(named, jobs, check, |(report, name, size)| {
             progress.start(&name);
             progress.done(size);
@@ -352,7 +367,7 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Outcome {
     };
     written.map_err(|stop| stop.closed_with(exit))?;
     if summary.files == 0 {
-        eprintln!("mmd: no files found, nothing was checked");
+        eprintln!("{}: no files found, nothing was checked", tool.name());
     }
     Ok(exit)
 }
@@ -375,12 +390,12 @@ fn found_name(found: &Found) -> String {
 }
 
 /// Checks one thing found by the walk.
-fn check_found(found: Found) -> FileReport {
+fn check_found(formats: &[FileFormat], found: Found) -> FileReport {
     match found {
         Found::File(path) => {
             let shown = path.display().to_string();
             match input::read(&path) {
-                Ok(bytes) => check_bytes(shown, &bytes),
+                Ok(bytes) => check_bytes(formats, shown, &bytes),
                 Err(problem) => FileReport::from_problem(shown, 0, problem),
             }
         }
@@ -394,12 +409,18 @@ fn check_found(found: Found) -> FileReport {
     }
 }
 
-/// Detects the format of `bytes` and checks the round trip, catching library panics.
-fn check_bytes(path: String, bytes: &[u8]) -> FileReport {
-    check_bytes_with(path, bytes, input::detect, |format, bytes| {
-        let outcome = check_roundtrip(format, bytes);
+/// Detects the format of `bytes` among `formats` and checks the round trip, catching
+/// library panics.
+fn check_bytes(formats: &[FileFormat], path: String, bytes: &[u8]) -> FileReport {
+    let detect = |bytes: &[u8]| input::detect_in(formats, bytes);
+    check_bytes_with(path, bytes, detect, |format, bytes| {
+        let outcome = match format.read(bytes).map(|file| file.to_bytes()) {
+            Err(e) => CheckOutcome::ReadError(e),
+            Ok(Err(e)) => CheckOutcome::WriteError(e),
+            Ok(Ok(written)) => compare(bytes, &written),
+        };
         let field = match &outcome {
-            CheckOutcome::Differs { offset, .. } => field_at(format, bytes, *offset),
+            CheckOutcome::Differs { offset, .. } => format.field_at(bytes, *offset),
             _ => None,
         };
         (outcome, field)
@@ -412,8 +433,8 @@ fn check_bytes(path: String, bytes: &[u8]) -> FileReport {
 fn check_bytes_with(
     path: String,
     bytes: &[u8],
-    detect: impl FnOnce(&[u8]) -> Result<Format, Problem>,
-    check: impl FnOnce(Format, &[u8]) -> (CheckOutcome, Option<String>),
+    detect: impl FnOnce(&[u8]) -> Result<FileFormat, Problem>,
+    check: impl FnOnce(FileFormat, &[u8]) -> (CheckOutcome, Option<String>),
 ) -> FileReport {
     let len = bytes.len() as u64;
     let format = match detect(bytes) {
@@ -429,7 +450,9 @@ fn check_bytes_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mmd_formats::inspect::compare;
+    use crate::tool::mmd_formats;
+    use mmd_formats::inspect::Format;
+    use mmd_formats::samples;
 
     #[test]
     fn a_difference_names_offset_field_and_lengths() {
@@ -506,7 +529,9 @@ mod tests {
     #[test]
     fn a_library_panic_becomes_one_failed_file() {
         let sample = &samples::all()[0];
-        let format = Format::detect(&sample.bytes).expect("a sample in a known format");
+        let format: FileFormat = Format::detect(&sample.bytes)
+            .expect("a sample in a known format")
+            .into();
         let report = check_bytes_with(
             "p".into(),
             &sample.bytes,
@@ -542,15 +567,18 @@ mod tests {
     #[test]
     fn a_sample_checks_byte_exact_and_unknown_bytes_are_unsupported() {
         let sample = &samples::all()[0];
-        assert_eq!(check_bytes("s".into(), &sample.bytes).status, Status::Ok);
-        let report = check_bytes("u".into(), b"NOT AN MMD FILE");
+        assert_eq!(
+            check_bytes(&mmd_formats(), "s".into(), &sample.bytes).status,
+            Status::Ok
+        );
+        let report = check_bytes(&mmd_formats(), "u".into(), b"NOT AN MMD FILE");
         assert_eq!(
             report.line(),
             "unsupported u: no known signature (PMX, PMD, VMD or VPD); the file starts with 4e \
              4f 54 20 41 4e 20 4d 4d 44 20 46 49 4c 45 (\"NOT AN MMD FILE\")"
         );
         assert_eq!(report.status, Status::Unsupported);
-        let empty = check_bytes("e".into(), b"");
+        let empty = check_bytes(&mmd_formats(), "e".into(), b"");
         assert_eq!(
             empty.line(),
             "unsupported e: no known signature (PMX, PMD, VMD or VPD); the file is empty"

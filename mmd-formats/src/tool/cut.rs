@@ -7,7 +7,7 @@
 //! wholly within the file then holds what the file holds, since every field is read from
 //! its own bytes and those before it; a field the end cuts through has no value.
 
-use mmd_formats::inspect::{Format, Inspect};
+use mmd_formats::tool::{Document, FileFormat};
 use mmd_formats::{Error, ErrorKind};
 
 use crate::tool::guard;
@@ -47,7 +47,7 @@ fn missing_bytes(error: &Error) -> Option<u64> {
 /// read with zeros added at the end. `None` when `error` is not a
 /// truncation, or when zeros do not make the bytes read (the end cuts through a value that
 /// decides the layout, such as the PMX globals), or would take more than [`MAX_PADDING`].
-pub fn complete(format: Format, bytes: &[u8], error: &Error) -> Option<Box<dyn Inspect>> {
+pub fn complete(format: FileFormat, bytes: &[u8], error: &Error) -> Option<Box<dyn Document>> {
     let mut missing = missing_bytes(error)?;
     let mut padded = bytes.to_vec();
     for _ in 0..MAX_ROUNDS {
@@ -73,7 +73,9 @@ pub fn complete(format: Format, bytes: &[u8], error: &Error) -> Option<Box<dyn I
 mod tests {
     use super::*;
     use mmd_formats::inspect::spans::explain_in;
+    use mmd_formats::inspect::Format;
     use mmd_formats::samples;
+    use mmd_formats::walk::Value;
 
     /// Every built-in sample, cut at several points: wherever zeros complete it, every
     /// field wholly before the cut is explained as in the whole file (path, range, value).
@@ -89,10 +91,10 @@ mod tests {
                 let Err(error) = format.tree_and_spans(head) else {
                     continue; // a prefix that reads (a VMD that ends after a block)
                 };
-                let Some(file) = complete(format, head, &error) else {
+                let Some(file) = complete(format.into(), head, &error) else {
                     continue;
                 };
-                let (cut_tree, cut_spans) = (file.tree(), file.spans().expect("spans"));
+                let (cut_tree, cut_spans) = (Value::of(&*file), file.spans().expect("spans"));
                 completed += 1;
                 for leaf in cut_spans.leaves().filter(|l| l.end() <= cut as u64) {
                     let at = leaf.start();
@@ -119,6 +121,6 @@ mod tests {
         let mut bytes = samples::pmx_samples().remove(0).1;
         bytes[0] = b'X';
         let error = Format::Pmx.tree_and_spans(&bytes).unwrap_err();
-        assert!(complete(Format::Pmx, &bytes, &error).is_none());
+        assert!(complete(Format::Pmx.into(), &bytes, &error).is_none());
     }
 }

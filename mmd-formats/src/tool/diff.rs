@@ -4,12 +4,13 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use mmd_formats::inspect::diff::{self, Change, Difference};
-use mmd_formats::inspect::Format;
+use mmd_formats::tool::FileFormat;
 use mmd_formats::walk::{Value, Visitor};
 use serde::Serialize;
 
 use crate::tool::exit::{Exit, Outcome, Stop};
 use crate::tool::input::{self, Problem};
+use crate::tool::Tool;
 
 /// One difference in `--json`.
 #[derive(Serialize)]
@@ -67,7 +68,7 @@ fn trouble(problem: Problem, path: &Path) -> Stop {
 }
 
 /// Reads `bytes` (of `format`) and walks the file into `v`, with panics caught.
-fn walk_file(format: Format, bytes: &[u8], v: &mut dyn Visitor) -> Result<(), Problem> {
+fn walk_file(format: FileFormat, bytes: &[u8], v: &mut dyn Visitor) -> Result<(), Problem> {
     input::guarded(format, || {
         let file = format.read(bytes)?;
         file.walk(v);
@@ -78,10 +79,10 @@ fn walk_file(format: Format, bytes: &[u8], v: &mut dyn Visitor) -> Result<(), Pr
 /// Runs `mmd diff`. The two files are read and walked at once, each on its own thread,
 /// and compared as they are walked: every difference is printed as it is found, and no
 /// tree of either file is built.
-pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Outcome {
+pub fn run(tool: &Tool, args: &DiffArgs, out: &mut dyn Write) -> Outcome {
     let (a_file, b_file) = std::thread::scope(|s| {
-        let b = s.spawn(|| input::open(&args.b));
-        let a = input::open(&args.a);
+        let b = s.spawn(|| input::open_in(&args.b, tool.formats()));
+        let a = input::open_in(&args.a, tool.formats());
         (a, b.join())
     });
     let a_file = a_file?;

@@ -3,11 +3,11 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use mmd_formats::inspect::Format;
 use mmd_formats::walk::{Leaf, Variant, Visitor, Walk};
 
 use crate::tool::exit::{Exit, Outcome};
 use crate::tool::input;
+use crate::tool::Tool;
 
 /// Arguments of `mmd dump`.
 #[derive(Debug, clap::Args)]
@@ -42,23 +42,15 @@ names its offset and field); 2 = usage error, unreadable path or unknown format.
 
 /// Runs `mmd dump`. Both forms are printed as the file is walked: memory holds the file
 /// and what it reads to, never a tree of every field.
-pub fn run(args: &DumpArgs, out: &mut dyn Write) -> Outcome {
-    let input = input::open(&args.file)?;
+pub fn run(tool: &Tool, args: &DumpArgs, out: &mut dyn Write) -> Outcome {
+    let input = input::open_in(&args.file, tool.formats())?;
     let format = input.format;
     let file = input::run_lib(&args.file, format, || format.read(&input.bytes))?;
     drop(input);
     let mut buf = io::BufWriter::new(&mut *out);
     if args.json {
-        // The JSON form `mmd build` reads back (for VPD, with its source text).
-        let source = match format {
-            Format::Vpd => {
-                let vpd = input::run_lib(&args.file, format, || {
-                    mmd_formats::vpd::Vpd::from_bytes(&file.to_bytes()?)
-                })?;
-                Some(input::run_lib(&args.file, format, || vpd.source_leaf())?)
-            }
-            _ => None,
-        };
+        // The JSON form `build` reads back (for VPD, with its source text).
+        let source = input::run_lib(&args.file, format, || file.source())?;
         write_json(&*file, source, &mut buf)?;
         writeln!(buf)?;
     } else {

@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::tool::cut;
 use crate::tool::exit::{self, Exit, Outcome, Stop};
 use crate::tool::input::{self, Problem};
+use crate::tool::Tool;
 
 /// Arguments of `mmd explain`.
 #[derive(Debug, clap::Args)]
@@ -141,8 +142,8 @@ fn to_json<'a>(offset: u64, e: Option<&'a Explanation>, bytes: &[u8]) -> JsonExp
 }
 
 /// Runs `mmd explain`.
-pub fn run(args: &ExplainArgs, out: &mut dyn Write) -> Outcome {
-    let file = input::open(&args.file)?;
+pub fn run(tool: &Tool, args: &ExplainArgs, out: &mut dyn Write) -> Outcome {
+    let file = input::open_in(&args.file, tool.formats())?;
     let len = file.bytes.len() as u64;
     if let Some(&bad) = args.offsets.iter().find(|&&o| o >= len) {
         return Err(Stop::trouble(format!(
@@ -162,7 +163,7 @@ pub fn run(args: &ExplainArgs, out: &mut dyn Write) -> Outcome {
                 return Err(Problem::Read { format, error }.at(&args.file));
             };
             exit::warn(
-                "mmd explain",
+                &format!("{} explain", tool.name()),
                 &format!(
                     "{} ({format}) is {}; its fields are explained as far as its {len} bytes \
                      go (a field the end cuts through has no value)",

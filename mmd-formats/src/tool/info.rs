@@ -4,11 +4,12 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use mmd_formats::inspect::{self, InfoValue};
+use mmd_formats::inspect::InfoValue;
 use serde_json::{json, Map, Value};
 
 use crate::tool::exit::{Exit, Outcome};
 use crate::tool::input;
+use crate::tool::Tool;
 
 /// Arguments of `mmd info`.
 #[derive(Debug, clap::Args)]
@@ -67,19 +68,17 @@ fn to_json(v: &InfoValue) -> Value {
 }
 
 /// Runs `mmd info`.
-pub fn run(args: &InfoArgs, out: &mut dyn Write) -> Outcome {
+pub fn run(tool: &Tool, args: &InfoArgs, out: &mut dyn Write) -> Outcome {
     let path = &args.file;
-    let file = input::open(path)?;
-    let info = input::run_lib(path, file.format, || {
-        inspect::info(file.format, &file.bytes)
-    })?;
+    let file = input::open_in(path, tool.formats())?;
+    let facts = input::run_lib(path, file.format, || file.format.read(&file.bytes)?.facts())?;
     let shown = path.display();
     if args.json {
         let mut obj = Map::new();
         obj.insert("path".into(), json!(shown.to_string()));
         obj.insert("format".into(), json!(file.format.name()));
         obj.insert("size".into(), json!(file.bytes.len()));
-        for (k, v) in &info.facts {
+        for (k, v) in &facts {
             obj.insert((*k).into(), to_json(v));
         }
         writeln!(out, "{}", Value::Object(obj))?;
@@ -87,7 +86,7 @@ pub fn run(args: &InfoArgs, out: &mut dyn Write) -> Outcome {
         writeln!(out, "file: {}", crate::tool::shown::path(path))?;
         writeln!(out, "format: {}", file.format.name())?;
         writeln!(out, "size: {}", file.bytes.len())?;
-        for (k, v) in &info.facts {
+        for (k, v) in &facts {
             writeln!(out, "{k}: {v}")?;
         }
     }

@@ -10,6 +10,7 @@ use std::io;
 use std::path::Path;
 
 use mmd_formats::inspect::{Format, UnknownFormat};
+use mmd_formats::tool::FileFormat;
 use mmd_formats::Decode;
 
 use crate::tool::exit::{Exit, Outcome, Stop};
@@ -24,25 +25,30 @@ pub enum Problem {
     /// The path cannot be read.
     Unreadable(io::Error),
     /// The bytes open with no known signature.
-    Unknown(UnknownFormat),
+    Unknown {
+        /// What the file opens with.
+        why: UnknownFormat,
+        /// The names of the formats the tool knows.
+        known: Vec<&'static str>,
+    },
     /// The file is in another format than the command takes.
     WrongFormat {
-        /// The format found.
-        found: Format,
-        /// The format the command takes.
-        wanted: Format,
+        /// The name of the format found.
+        found: &'static str,
+        /// The name of the format the command takes.
+        wanted: &'static str,
     },
     /// The file does not read as its format.
     Read {
         /// The format it was read as.
-        format: Format,
+        format: FileFormat,
         /// The read error (offset, field path, expected, found).
         error: mmd_formats::Error,
     },
     /// The library panicked: a bug.
     Bug {
         /// The format, when known.
-        format: Option<Format>,
+        format: Option<FileFormat>,
         /// The panic's message and location.
         message: String,
     },
@@ -54,7 +60,7 @@ impl Problem {
     /// library failed.
     pub fn exit(&self) -> Exit {
         match self {
-            Problem::Unreadable(_) | Problem::Unknown(_) | Problem::WrongFormat { .. } => {
+            Problem::Unreadable(_) | Problem::Unknown { .. } | Problem::WrongFormat { .. } => {
                 Exit::Trouble
             }
             Problem::Read { .. } | Problem::Bug { .. } => Exit::Failed,
@@ -65,7 +71,7 @@ impl Problem {
     pub fn message(&self, shown: &str) -> String {
         match self {
             Problem::Unreadable(e) => format!("cannot read {}: {e}", stdin_name(shown)),
-            Problem::Unknown(why) => format!("{shown}: {why}"),
+            Problem::Unknown { why, known } => format!("{shown}: {}", why.among(known)),
             Problem::WrongFormat { found, wanted } => {
                 format!("{shown}: a {found} file, not {wanted}")
             }
@@ -178,11 +184,23 @@ pub fn read_stdin() -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// The format of `bytes`, told by their first bytes.
+/// The format of `bytes` (one of the four of `mmd`), told by their first bytes.
 pub fn detect(bytes: &[u8]) -> Result<Format, Problem> {
-    match guard::catch(|| Format::identify(bytes)) {
+    let format = detect_in(&crate::tool::mmd_formats(), bytes)?;
+    format.as_builtin().ok_or_else(|| Problem::Bug {
+        format: Some(format),
+        message: "a format of mmd that is none of the four".into(),
+    })
+}
+
+/// The format of `bytes` among `formats`, told by their first bytes.
+pub fn detect_in(formats: &[FileFormat], bytes: &[u8]) -> Result<FileFormat, Problem> {
+    match guard::catch(|| crate::tool::format::identify(formats, bytes)) {
         Ok(Ok(format)) => Ok(format),
-        Ok(Err(why)) => Err(Problem::Unknown(why)),
+        Ok(Err(why)) => Err(Problem::Unknown {
+            why,
+            known: formats.iter().map(FileFormat::name).collect(),
+        }),
         Err(message) => Err(Problem::Bug {
             format: None,
             message,
@@ -193,9 +211,10 @@ pub fn detect(bytes: &[u8]) -> Result<Format, Problem> {
 /// Runs library code on a file of `format`, with panics caught: its error is the file's
 /// read error.
 pub fn guarded<T>(
-    format: Format,
+    format: impl Into<FileFormat>,
     f: impl FnOnce() -> mmd_formats::Result<T>,
 ) -> Result<T, Problem> {
+    let format = format.into();
     match guard::catch(f) {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(error)) => Err(Problem::Read { format, error }),
@@ -207,7 +226,7 @@ pub fn guarded<T>(
 }
 
 /// Reads `bytes` whole as a file of `format` (type `F`).
-pub fn decode<F: Decode<()>>(format: Format, bytes: &[u8]) -> Result<F, Problem> {
+pub fn decode<F: Decode<()>>(format: impl Into<FileFormat>, bytes: &[u8]) -> Result<F, Problem> {
     guarded(format, || mmd_formats::file::decode_all(bytes, &()))
 }
 
@@ -219,12 +238,28 @@ pub struct Loaded {
     pub format: Format,
 }
 
-/// Reads `path` and tells its format (for the commands that take any format).
+/// Reads `path` and tells its format, one of `mmd`'s four (for `mmd pose`).
 pub fn open(path: &Path) -> Outcome<Loaded> {
     let at = |p: Problem| p.at(path);
     let bytes = read(path).map_err(at)?;
     let format = detect(&bytes).map_err(at)?;
     Ok(Loaded { bytes, format })
+}
+
+/// An input read into memory, with its format among a tool's.
+pub struct LoadedIn {
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+    /// Its format.
+    pub format: FileFormat,
+}
+
+/// Reads `path` and tells its format among `formats` (for the commands of every tool).
+pub fn open_in(path: &Path, formats: &[FileFormat]) -> Outcome<LoadedIn> {
+    let at = |p: Problem| p.at(path);
+    let bytes = read(path).map_err(at)?;
+    let format = detect_in(formats, &bytes).map_err(at)?;
+    Ok(LoadedIn { bytes, format })
 }
 
 /// Reads `path`, which must be a file of `format`, as type `F`; returns its bytes too.
@@ -234,8 +269,8 @@ pub fn open_as<F: Decode<()>>(path: &Path, format: Format) -> Outcome<(Vec<u8>, 
     let found = detect(&bytes).map_err(at)?;
     if found != format {
         return Err(at(Problem::WrongFormat {
-            found,
-            wanted: format,
+            found: found.name(),
+            wanted: format.name(),
         }));
     }
     let value = decode(format, &bytes).map_err(at)?;
@@ -245,7 +280,7 @@ pub fn open_as<F: Decode<()>>(path: &Path, format: Format) -> Outcome<(Vec<u8>, 
 /// Runs library code on the input at `path` (of `format`), turning its error into a stop.
 pub fn run_lib<T>(
     path: &Path,
-    format: Format,
+    format: impl Into<FileFormat>,
     f: impl FnOnce() -> mmd_formats::Result<T>,
 ) -> Outcome<T> {
     guarded(format, f).map_err(|p| p.at(path))
@@ -265,8 +300,8 @@ mod tests {
              (\"MZ\")"
         );
         let wrong = Problem::WrongFormat {
-            found: Format::Vmd,
-            wanted: Format::Pmx,
+            found: Format::Vmd.name(),
+            wanted: Format::Pmx.name(),
         };
         assert_eq!(wrong.exit(), Exit::Trouble);
         assert_eq!(wrong.message("m.vmd"), "m.vmd: a VMD file, not PMX");

@@ -1,18 +1,48 @@
-//! `mmd`: the command-line tool of mmd-formats.
+//! The command-line tool for any format: `check`, `info`, `dump`, `explain`, `diff` and
+//! `build` for the root types of a downstream crate, in a few lines, the same code the
+//! `mmd` binary runs for PMX, PMD, VMD and VPD.
 //!
-//! `mmd check [--json] [PATH...]` reads every file, writes it back in memory and reports
-//! whether the bytes are the same (see `mmd check --help`); `mmd info [--json] FILE`
-//! describes one file; `mmd pmx recolor|rename|bones` edits a PMX model or lists its bones;
-//! `mmd vmd TOOL ...` edits or samples a motion (see `mmd vmd --help`); `mmd dump`,
-//! `mmd explain` and `mmd diff` show a file's fields, the field at a byte, and the fields
-//! two files differ in; `mmd pose` computes where a model's bones are at frames of a
-//! motion; `mmd build` makes a file from its JSON dump; `mmd completions
-//! SHELL` and `mmd man` print the shell completions and the manual pages.
+//! A [`Tool`] is a name, a sentence about it and its formats; each [`FileFormat`] is a
+//! name, the signature its files open with (the format of every input is told by it,
+//! whatever the file's name) and a derived root type. [`Tool::main`] parses the process's
+//! arguments and runs the command:
 //!
-//! One way through for every command: [`input`] reads an input and tells what is wrong
-//! with it, [`output`] is where every edit writes, and a command returns an
-//! [`exit::Outcome`]: its [`Exit`] status, or a [`Stop`] whose message `main` prints after
-//! `mmd COMMAND: `.
+//! ```no_run
+//! use mmd_formats::tool::{FileFormat, Tool};
+//!
+//! /// A tiny format: a signature, then a count of 16-bit values.
+//! #[derive(Debug, PartialEq, mmd_formats::Mmd)]
+//! #[mmd(magic = b"LVL1", ctx = ())]
+//! pub struct Levels {
+//!     #[mmd(count = u8)]
+//!     pub levels: Vec<u16>,
+//! }
+//!
+//! fn main() -> std::process::ExitCode {
+//!     Tool::new("levels", "Byte-exact tools for LVL files.")
+//!         .format(FileFormat::derived::<Levels>("LVL", b"LVL1").with_extensions(&["lvl"]))
+//!         .main()
+//! }
+//! ```
+//!
+//! The commands behave as `mmd`'s (see `mmd COMMAND --help`, which each tool's `--help`
+//! repeats): `check [--json] [--jobs N] PATH...` reads every file (directories walked),
+//! writes it back in memory and reports whether the bytes are the same; `info [--json]
+//! FILE` shows the format, the size and each top-level value of the file (a list as its
+//! length, a record as its own values); `dump [--json] FILE` prints every field (the JSON
+//! form `build` reads back); `explain [--json] FILE OFFSET...` names the field that holds
+//! a byte, also in a file cut short; `diff [--json] A B` prints the fields two files differ
+//! in (exit 1 when they differ); `build [--format NAME] IN.json -o OUT` makes the file a
+//! dump describes, byte-exact. Inputs are regular files or `-`; devices, FIFOs and
+//! directories are refused before they are opened; outputs are replaced atomically; every
+//! error names the file, the byte offset (or JSON path) and the field path, and text from a
+//! file is escaped before it reaches the terminal. Exit codes: 0 done, 1 a file failed
+//! (diff: the files differ), 2 usage error or an input that cannot be used.
+//!
+//! Inside, one way through for every command: `input` reads an input and tells what is
+//! wrong with it, `output` is where every edit writes, and a command returns an
+//! `exit::Outcome`: its exit status, or a stop whose message is printed after
+//! `TOOL COMMAND: `.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -27,6 +57,7 @@ mod docs;
 mod dump;
 mod exit;
 mod explain;
+pub(crate) mod format;
 mod guard;
 mod info;
 mod input;
@@ -42,6 +73,10 @@ mod vmd;
 mod walk;
 
 use exit::{Exit, Outcome, Stop};
+pub use format::{identify, Document, FileFormat};
+
+use crate::inspect::Format;
+use crate::samples::Sample;
 
 /// The exit codes of every command, in brief (each command's `--help` has its own).
 const EXIT_CODES: &str = "\
@@ -136,7 +171,7 @@ enum Command {
 /// The `mmd` command line: parses the process's arguments, runs the command and gives its
 /// exit status. The `mmd` binary is this one call.
 pub fn mmd_main() -> ExitCode {
-    let matches = Cli::command().get_matches();
+    let matches = mmd_command().get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
@@ -152,19 +187,20 @@ pub fn mmd_main() -> ExitCode {
 
 /// Runs one command, writing its output to `out`.
 fn run(command: &Command, out: &mut dyn Write) -> Outcome {
+    let tool = Tool::mmd();
     match command {
-        Command::Check(args) => check::run(args, out),
-        Command::Info(args) => info::run(args, out),
+        Command::Check(args) => check::run(&tool, args, out),
+        Command::Info(args) => info::run(&tool, args, out),
         Command::Pmx(args) => pmx::run(args, out),
         Command::Vmd(args) => vmd::run(args, out),
-        Command::Dump(args) => dump::run(args, out),
-        Command::Explain(args) => explain::run(args, out),
-        Command::Diff(args) => diff::run(args, out),
+        Command::Dump(args) => dump::run(&tool, args, out),
+        Command::Explain(args) => explain::run(&tool, args, out),
+        Command::Diff(args) => diff::run(&tool, args, out),
         Command::Lint(args) => lint::run(args, out),
         Command::Pose(args) => pose::run(args, out),
-        Command::Build(args) => build::run(args, out),
-        Command::Completions(args) => docs::completions(args, Cli::command(), out),
-        Command::Man(args) => docs::man(args, Cli::command(), out),
+        Command::Build(args) => build::run(&tool, args, out),
+        Command::Completions(args) => docs::completions(args, mmd_command(), out),
+        Command::Man(args) => docs::man(args, mmd_command(), out),
     }
 }
 
@@ -210,17 +246,191 @@ fn command_name(matches: &ArgMatches) -> String {
     name
 }
 
+/// `mmd`'s command: its clap definitions, with the values of `build --format` taken from
+/// its formats as every tool's are.
+fn mmd_command() -> clap::Command {
+    Tool::mmd().with_format_values(Cli::command())
+}
+
+/// The formats of `mmd`: PMX, PMD, VMD and VPD, in the order their signatures are tried.
+pub(crate) fn mmd_formats() -> Vec<FileFormat> {
+    Format::ALL.into_iter().map(FileFormat::builtin).collect()
+}
+
+/// A command-line tool: its name, a sentence about it, and the formats it reads (see the
+/// [module docs](self)).
+#[derive(Debug, Clone)]
+pub struct Tool {
+    name: &'static str,
+    about: &'static str,
+    formats: Vec<FileFormat>,
+    samples: Option<fn() -> Vec<Sample>>,
+}
+
+impl Tool {
+    /// A tool named `name` (the binary's name, the prefix of its messages) that reads no
+    /// format yet; `about` is the first line of its `--help`.
+    pub fn new(name: &'static str, about: &'static str) -> Tool {
+        Tool {
+            name,
+            about,
+            formats: Vec::new(),
+            samples: None,
+        }
+    }
+
+    /// `mmd` itself: PMX, PMD, VMD and VPD, with the built-in samples.
+    pub fn mmd() -> Tool {
+        Tool {
+            name: "mmd",
+            about: "Byte-exact readers and writers for MikuMikuDance files (PMX, PMD, VMD, VPD).",
+            formats: mmd_formats(),
+            samples: Some(crate::samples::all),
+        }
+    }
+
+    /// The tool, reading `format` too. Signatures are tried in the order the formats were
+    /// added: a signature that begins another one goes after it.
+    pub fn format(mut self, format: FileFormat) -> Tool {
+        self.formats.push(format);
+        self
+    }
+
+    /// The tool, with the files `check` checks when given no PATH (named
+    /// `<builtin>/NAME`). Without them, `check` needs a PATH.
+    pub fn samples(mut self, samples: fn() -> Vec<Sample>) -> Tool {
+        self.samples = Some(samples);
+        self
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The formats the tool reads, in the order their signatures are tried.
+    pub fn formats(&self) -> &[FileFormat] {
+        &self.formats
+    }
+
+    /// The built-in samples, if the tool has them.
+    pub(crate) fn samples_fn(&self) -> Option<fn() -> Vec<Sample>> {
+        self.samples
+    }
+
+    /// The clap definitions of the tool's commands: `check`, `info`, `dump`, `explain`,
+    /// `diff` and `build`, with the help texts `mmd` gives them.
+    pub fn command(&self) -> clap::Command {
+        let names: Vec<String> = self.formats.iter().map(|f| f.name().to_owned()).collect();
+        // The subcommands first: the enum's own doc comment would else replace the about.
+        let command = AnyCommand::augment_subcommands(clap::Command::new(self.name))
+            .about(self.about)
+            .long_about(format!(
+                "{}\n\nFormats: {}. The format of every input is told by its first bytes, \
+                 whatever its name. Each command's --help says what it does and what its exit \
+                 codes mean.",
+                self.about,
+                names.join(", ")
+            ))
+            .version(env!("CARGO_PKG_VERSION"))
+            .arg_required_else_help(true)
+            .after_help(EXIT_CODES);
+        self.with_format_values(command)
+    }
+
+    /// `command` with the values of `build --format` set to the tool's formats, lowercase.
+    fn with_format_values(&self, command: clap::Command) -> clap::Command {
+        let values: Vec<clap::builder::PossibleValue> = self
+            .formats
+            .iter()
+            .map(|f| clap::builder::PossibleValue::new(f.name().to_lowercase()))
+            .collect();
+        command.mut_subcommand("build", |build| {
+            build.mut_arg("format", |arg| {
+                arg.value_parser(clap::builder::PossibleValuesParser::new(values))
+            })
+        })
+    }
+
+    /// Runs the tool on the process's arguments, printing on standard output and error,
+    /// and gives the exit status (see the [module docs](self)).
+    pub fn main(&self) -> ExitCode {
+        self.run_args(std::env::args_os())
+    }
+
+    /// Runs the tool on `args` (the first is the program's name), printing on standard
+    /// output and error; a usage error prints clap's message and ends the process, as
+    /// [`Tool::main`] does.
+    pub fn run_args<I, T>(&self, args: I) -> ExitCode
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let matches = self.command().get_matches_from(args);
+        let command = match AnyCommand::from_arg_matches(&matches) {
+            Ok(command) => command,
+            Err(e) => e.exit(),
+        };
+        let stdout = io::stdout();
+        let mut out = stdout.lock();
+        let outcome = self.run_command(&command, &mut out).and_then(|exit| {
+            out.flush().map_err(|e| Stop::from(e).closed_with(exit))?;
+            Ok(exit)
+        });
+        let mut name = String::from(self.name);
+        if let Some((sub, _)) = matches.subcommand() {
+            name.push(' ');
+            name.push_str(sub);
+        }
+        finish(&name, outcome).into()
+    }
+
+    fn run_command(&self, command: &AnyCommand, out: &mut dyn Write) -> Outcome {
+        match command {
+            AnyCommand::Check(args) => check::run(self, args, out),
+            AnyCommand::Info(args) => info::run(self, args, out),
+            AnyCommand::Dump(args) => dump::run(self, args, out),
+            AnyCommand::Explain(args) => explain::run(self, args, out),
+            AnyCommand::Diff(args) => diff::run(self, args, out),
+            AnyCommand::Build(args) => build::run(self, args, out),
+        }
+    }
+}
+
+/// The commands of every tool, with `mmd`'s help texts.
+#[derive(Debug, Subcommand)]
+enum AnyCommand {
+    /// Check that files read and write back byte for byte.
+    #[command(long_about = check::LONG_ABOUT, after_help = check::EXIT_CODES)]
+    Check(check::CheckArgs),
+    /// Describe a file: format, size, and each top-level value (a list as its length).
+    #[command(after_help = info::EXIT_CODES)]
+    Info(info::InfoArgs),
+    /// Print every field of a file, as indented text or JSON.
+    #[command(long_about = dump::LONG_ABOUT, after_help = dump::EXIT_CODES)]
+    Dump(dump::DumpArgs),
+    /// Tell which field holds a byte: its path, byte range and value.
+    #[command(long_about = explain::LONG_ABOUT, after_help = explain::EXIT_CODES)]
+    Explain(explain::ExplainArgs),
+    /// Compare two files field by field (exit 0 when they agree, 1 when they differ).
+    #[command(long_about = diff::LONG_ABOUT, after_help = diff::EXIT_CODES)]
+    Diff(diff::DiffArgs),
+    /// Build a file from its JSON form (`dump --json`), byte-exact.
+    #[command(long_about = build::LONG_ABOUT, after_help = build::EXIT_CODES)]
+    Build(build::BuildArgs),
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn the_command_name_follows_the_subcommands() {
-        let matches = Cli::command()
+        let matches = mmd_command()
             .try_get_matches_from(["mmd", "vmd", "trim", "a.vmd", "1", "2", "--dry-run"])
             .unwrap();
         assert_eq!(command_name(&matches), "mmd vmd trim");
-        let matches = Cli::command()
+        let matches = mmd_command()
             .try_get_matches_from(["mmd", "info", "a.pmx"])
             .unwrap();
         assert_eq!(command_name(&matches), "mmd info");
@@ -228,6 +438,6 @@ mod tests {
 
     #[test]
     fn the_clap_definitions_are_consistent() {
-        Cli::command().debug_assert();
+        mmd_command().debug_assert();
     }
 }
