@@ -65,12 +65,17 @@ macro_rules! record {
 
 /// Checks record `$name` at every pair of `values` against `$oracle(a, b)` (the value of
 /// the expression, `None` where it faults), on the reader's and the writer's side.
+/// Whether an oracle's value is its type's zero (`false` for `bool`), whatever the type.
+fn is_default<T: Default + PartialEq>(v: T) -> bool {
+    v == T::default()
+}
+
 macro_rules! check_all {
     ($name:ident, $t:ty, $values:expr, $oracle:expr) => {{
         let oracle = $oracle;
         for &a in &$values {
             for &b in &$values {
-                let want: Option<bool> = oracle(a, b).map(|v| v == Default::default());
+                let want: Option<bool> = oracle(a, b).map(is_default);
                 let mut bytes = Vec::new();
                 bytes.extend_from_slice(&<$t>::to_le_bytes(a));
                 bytes.extend_from_slice(&<$t>::to_le_bytes(b));

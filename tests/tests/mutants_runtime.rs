@@ -598,7 +598,10 @@ fn an_input_with_only_the_required_methods_reads_through_the_defaults() {
         .unwrap();
     assert_eq!(
         sum,
-        data[150_006..150_016].iter().map(|&x| u32::from(x)).sum()
+        data[150_006..150_016]
+            .iter()
+            .map(|&x| u32::from(x))
+            .sum::<u32>()
     );
     // More than is left: an error at the position, and nothing read.
     let left = input.remaining();
