@@ -63,7 +63,7 @@ fn write_fields(p: &Paths, fields: &Fields) -> TokenStream {
             (Repeat::One, Some(sel)) => {
                 let sel = checked(p, sel, None);
                 quote! {
-                    if #sel != #selected::selector(__mmd_val) {
+                    if !#rt::same_selector(&(#sel), &#selected::selector(__mmd_val)) {
                         return #none;
                     }
                     <#vt as #encode<_>>::encode_fixed(__mmd_val, __mmd_w, ctx)?;

@@ -63,7 +63,7 @@ fn write_fields(p: &Paths, cont: &Container, fields: &Fields) -> TokenStream {
                     {
                         let __mmd_want = #sel;
                         let __mmd_have = #selected::selector(__mmd_val);
-                        if __mmd_want != __mmd_have {
+                        if !#rt::same_selector(&__mmd_want, &__mmd_have) {
                             #err(#rt::selector_mismatch(#pos, #text, __mmd_want, __mmd_have))
                         } else {
                             <#vt as #encode<_>>::encode(__mmd_val, __mmd_out, ctx)
@@ -349,7 +349,7 @@ fn write_placed(p: &Paths, fields: &Fields) -> TokenStream {
                     {
                         let __mmd_want = #sel;
                         let __mmd_have = #selected::selector(__mmd_val);
-                        if __mmd_want != __mmd_have {
+                        if !#rt::same_selector(&__mmd_want, &__mmd_have) {
                             #err(#rt::selector_mismatch(#here, #text, __mmd_want, __mmd_have))
                         } else {
                             <#vt as #encode<_>>::encode(__mmd_val, __mmd_out, ctx)

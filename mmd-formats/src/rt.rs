@@ -1208,6 +1208,14 @@ pub fn default_holds_listed<T: std::fmt::Display>(
     )
 }
 
+/// Whether the variant held has the selector an earlier field computes: one type for both
+/// sides, so the comparison never rests on inference (another crate's `PartialEq` impls,
+/// serde_json's for one, would else make it ambiguous).
+#[inline]
+pub fn same_selector<S: PartialEq>(want: &S, have: &S) -> bool {
+    want == have
+}
+
 /// The error for a selected enum whose variant disagrees with the selector.
 pub fn selector_mismatch<T: std::fmt::Debug>(at: u64, expr: &str, want: T, have: T) -> Error {
     Error::inconsistent(
